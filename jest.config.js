@@ -1,0 +1,42 @@
+// Three tiers (immich style): unit specs next to the code, integration and e2e under test/.
+// Integration and e2e talk to real Postgres, Redis, Docker and Chromium; only the model provider
+// is replaced, by the project's scripted OpenAI-compatible server over real HTTP.
+const swc = ['@swc/jest', {
+  sourceMaps: 'inline',
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true, tsx: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs' },
+}];
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  moduleNameMapper: { '^@h/([a-z0-9-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.next/'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/apps/web/.next/'],
+};
+module.exports = {
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  projects: [
+    { ...common, displayName: 'unit', roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test/unit'], testMatch: ['**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      roots: ['<rootDir>/test/integration'],
+      testMatch: ['**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      testTimeout: 60000,
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test/e2e'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      testTimeout: 120000,
+    },
+  ],
+};
