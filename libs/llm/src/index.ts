@@ -1,0 +1,29 @@
+export type {
+  ChatRole,
+  ToolCall,
+  ChatMessage,
+  ToolDefinition,
+  ModelRequest,
+  ModelUsage,
+  ModelStreamEvent,
+  ModelProvider,
+} from './model-provider';
+export type { ModelInfo, ThinkingSupport } from './model-catalog';
+export {
+  DEFAULT_MODEL,
+  getModelInfo,
+  listKnownModels,
+  effectiveThinking,
+  computeCost,
+  emptyUsage,
+  addUsage,
+} from './model-catalog';
+export type { ModelErrorCode, ModelErrorOptions } from './model-error';
+export { ModelError, ModelCancelledError, isModelError } from './model-error';
+export type { DeepSeekProviderOptions } from './deepseek.provider';
+export { DeepSeekProvider, DEEPSEEK_BASE_URL } from './deepseek.provider';
+export { ChatStreamAssembler, parseUsage } from './chat-stream-assembler';
+export type { RetryPolicy } from './retry-policy';
+export { DEFAULT_RETRY_POLICY, backoffDelayMs, parseRetryAfter } from './retry-policy';
+export { toWireMessages, toWireTools } from './to-openai-messages';
+export type { WireMessage, WireTool } from './to-openai-messages';
