@@ -1,0 +1,51 @@
+'use client';
+
+import Link from 'next/link';
+import { type FormEvent, useState } from 'react';
+import { Field } from '../../../components/field';
+import { FormError } from '../../../components/form-error';
+import { SubmitButton } from '../../../components/submit-button';
+import { api } from '../../../lib/api-client';
+import type { User } from '../../../lib/api-types';
+import { useAction } from '../../../lib/use-action';
+import { nextPath } from '../next-path';
+
+export function LoginForm() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const action = useAction();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void action.run(async () => {
+      await api.post<{ user: User }>('/api/v1/auth/login', { email, password }, { redirectOnUnauthorized: false });
+      // A full navigation so every page starts from the new session cookie.
+      window.location.assign(nextPath(window.location.search));
+    });
+  };
+
+  return (
+    <div className="panel auth-panel">
+      <h1>Log in to H</h1>
+      <form onSubmit={onSubmit} className="form">
+        <Field id="email" label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field
+          id="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <FormError message={action.error} />
+        <SubmitButton pending={action.pending} pendingLabel="Logging in…">
+          Log in
+        </SubmitButton>
+      </form>
+      <p className="auth-switch">
+        New to H? <Link href="/signup">Create an account</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+'use client';
+
+import Link from 'next/link';
+import { Unavailable } from '../../components/unavailable';
+import type { ListResponse, Team, Workspace } from '../../lib/api-types';
+import { ROLE_LABELS } from '../../lib/roles';
+import { useApiQuery } from '../../lib/use-api-query';
+import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
+import { MembersSection } from './members-section';
+import { ProviderKeySection } from './provider-key-section';
+import { TokensSection } from './tokens-section';
+import { WorkspacesSection } from './workspaces-section';
+
+export function TeamView({ teamId }: { teamId: string }) {
+  const base = `/api/v1/teams/${encodeURIComponent(teamId)}`;
+  const team = useApiQuery<Team>(base);
+  const workspaces = useApiQuery<ListResponse<Workspace>>(base + '/workspaces');
+
+  // Workspaces are set up by a worker job: poll while any is still provisioning.
+  usePollWhile(workspaces.data?.items.some((w) => w.status === 'provisioning') ?? false, workspaces);
+  useDocumentTitle(team.data?.name);
+
+  if (team.error) return <Unavailable what="Team" error={team.error} />;
+  if (!team.data) return <p className="muted">Loading team…</p>;
+
+  const role = team.data.role;
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/teams">Teams</Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{team.data.name}</span>
+      </nav>
+      <div className="page-header">
+        <div>
+          <h1>{team.data.name}</h1>
+          <p className="muted">
+            <span className="mono">{team.data.slug}</span> · your role: <span className="badge">{ROLE_LABELS[role] ?? role}</span>
+          </p>
+        </div>
+      </div>
+      <WorkspacesSection base={base} role={role} workspaces={workspaces} />
+      <MembersSection base={base} role={role} />
+      <TokensSection base={base} role={role} workspaces={workspaces.data?.items ?? []} />
+      <ProviderKeySection base={base} role={role} />
+    </>
+  );
+}

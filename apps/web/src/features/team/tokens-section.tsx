@@ -1,0 +1,192 @@
+'use client';
+
+import { type FormEvent, useState } from 'react';
+import { ConfirmButton } from '../../components/confirm-button';
+import { CopyButton } from '../../components/copy-button';
+import { Field } from '../../components/field';
+import { FormError } from '../../components/form-error';
+import { SelectField } from '../../components/select-field';
+import { SubmitButton } from '../../components/submit-button';
+import { api } from '../../lib/api-client';
+import type { ApiToken, CreatedApiToken, ListResponse, TeamRole, Workspace } from '../../lib/api-types';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { canWrite } from '../../lib/roles';
+import { useAction } from '../../lib/use-action';
+import { useApiQuery } from '../../lib/use-api-query';
+
+const EXPIRY_CHOICES = [
+  { days: 30, label: '30 days' },
+  { days: 90, label: '90 days' },
+  { days: 365, label: '1 year' },
+  { days: 0, label: 'Never' },
+];
+
+export function TokensSection({ base, role, workspaces }: { base: string; role: TeamRole; workspaces: Workspace[] }) {
+  const tokens = useApiQuery<ListResponse<ApiToken>>(base + '/tokens');
+  const [created, setCreated] = useState<CreatedApiToken>();
+  const writable = canWrite(role);
+  const items = tokens.data?.items;
+  const workspaceName = (id: string | null) => (id ? (workspaces.find((w) => w.id === id)?.name ?? 'one workspace') : 'Whole team');
+
+  return (
+    <section className="panel" aria-labelledby="tokens-heading">
+      <h2 id="tokens-heading">API tokens</h2>
+      <p className="muted section-intro">
+        For CI bots and scripts: send a token as <span className="mono">Authorization: Bearer &lt;token&gt;</span>.
+      </p>
+      {created ? <NewTokenSecret created={created} onDone={() => setCreated(undefined)} /> : null}
+      {tokens.error ? <FormError message={tokens.error.message} /> : null}
+      {!items && !tokens.error ? <p className="muted">Loading tokens…</p> : null}
+      {items && items.length === 0 ? <p className="empty">No API tokens.</p> : null}
+      {items && items.length > 0 ? (
+        <table className="table" aria-label="API tokens">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Token</th>
+              <th scope="col">Access</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              {writable ? (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((t) => (
+              <TokenRow key={t.id} token={t} access={workspaceName(t.workspaceId)} base={base} writable={writable} onRevoked={tokens.reload} />
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {writable ? (
+        <CreateTokenForm
+          base={base}
+          workspaces={workspaces}
+          onCreated={(result) => {
+            setCreated(result);
+            tokens.reload();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function TokenRow({
+  token,
+  access,
+  base,
+  writable,
+  onRevoked,
+}: {
+  token: ApiToken;
+  access: string;
+  base: string;
+  writable: boolean;
+  onRevoked: () => void;
+}) {
+  const revoke = useAction();
+  const nameId = `token-${token.id}-name`;
+  return (
+    <tr>
+      <td id={nameId}>{token.name}</td>
+      <td className="mono">{token.prefix}…</td>
+      <td>{access}</td>
+      <td>{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
+      <td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</td>
+      {writable ? (
+        <td className="cell-actions">
+          <ConfirmButton
+            label="Revoke"
+            confirmLabel="Confirm revoke"
+            pendingLabel="Revoking…"
+            pending={revoke.pending}
+            describedBy={nameId}
+            onConfirm={() => void revoke.run(async () => {
+              await api.delete(`${base}/tokens/${encodeURIComponent(token.id)}`);
+              onRevoked();
+            })}
+          />
+          <FormError message={revoke.error} />
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+function NewTokenSecret({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
+  return (
+    <div className="secret-box" role="status" aria-live="polite">
+      <p className="strong">Token “{created.token.name}” created. Copy it now: it will not be shown again.</p>
+      <div className="secret-row">
+        <label htmlFor="new-token-secret" className="visually-hidden">
+          New API token
+        </label>
+        <input id="new-token-secret" className="mono secret-input" readOnly value={created.secret} onFocus={(e) => e.currentTarget.select()} />
+        <CopyButton text={created.secret} inputId="new-token-secret" />
+        <button type="button" className="button button-ghost" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function CreateTokenForm({
+  base,
+  workspaces,
+  onCreated,
+}: {
+  base: string;
+  workspaces: Workspace[];
+  onCreated: (created: CreatedApiToken) => void;
+}) {
+  const [name, setName] = useState('');
+  const [workspaceId, setWorkspaceId] = useState('');
+  const [expiresInDays, setExpiresInDays] = useState(90);
+  const action = useAction();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const body: { name: string; workspaceId?: string; expiresInDays?: number } = { name: name.trim() };
+      if (workspaceId) body.workspaceId = workspaceId;
+      if (expiresInDays > 0) body.expiresInDays = expiresInDays;
+      const result = await api.post<CreatedApiToken>(base + '/tokens', body);
+      setName('');
+      onCreated(result);
+    });
+  };
+
+  return (
+    <form onSubmit={onSubmit} className="form subform" aria-labelledby="create-token">
+      <h3 id="create-token">New API token</h3>
+      <div className="form-row">
+        <Field id="token-name" label="Token name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        <SelectField
+          id="token-workspace"
+          label="Access"
+          value={workspaceId}
+          options={[{ value: '', label: 'Whole team' }, ...workspaces.map((w) => ({ value: w.id, label: `Only ${w.name}` }))]}
+          onChange={setWorkspaceId}
+        />
+        <SelectField
+          id="token-expiry"
+          label="Expires after"
+          value={String(expiresInDays)}
+          options={EXPIRY_CHOICES.map((c) => ({ value: String(c.days), label: c.label }))}
+          onChange={(value) => setExpiresInDays(Number(value))}
+        />
+      </div>
+      <FormError message={action.error} />
+      <div>
+        <SubmitButton pending={action.pending} pendingLabel="Creating…">
+          Create token
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,57 @@
+'use client';
+
+import Link from 'next/link';
+import { StatusBadge } from '../../components/status-badge';
+import { Unavailable } from '../../components/unavailable';
+import type { Workspace, WorkspaceStatus } from '../../lib/api-types';
+import { formatDateTime } from '../../lib/format';
+import { useSession } from '../../lib/session-context';
+import { useApiQuery } from '../../lib/use-api-query';
+import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
+
+const STATUS_TEXT: Record<WorkspaceStatus, string> = {
+  provisioning: 'H is setting up this workspace. This page updates by itself.',
+  ready: 'This workspace is set up and ready.',
+  error: 'Setting up this workspace failed. Ask a team admin to check the worker logs.',
+};
+
+export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
+  const workspace = useApiQuery<Workspace>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}`);
+  const { me } = useSession();
+  usePollWhile(workspace.data?.status === 'provisioning', workspace);
+  useDocumentTitle(workspace.data?.name);
+
+  if (workspace.error) return <Unavailable what="Workspace" error={workspace.error} />;
+  if (!workspace.data) return <p className="muted">Loading workspace…</p>;
+
+  const w = workspace.data;
+  const team = me.teams.find((t) => t.id === w.teamId);
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/teams">Teams</Link>
+        <span aria-hidden="true">/</span>
+        <Link href={`/teams/${w.teamId}`}>{team?.name ?? 'Team'}</Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{w.name}</span>
+      </nav>
+      <div className="page-header">
+        <div>
+          <h1>{w.name}</h1>
+          {w.description ? <p className="muted">{w.description}</p> : null}
+        </div>
+        <StatusBadge status={w.status} />
+      </div>
+      <section className="panel" aria-labelledby="workspace-status">
+        <h2 id="workspace-status">Status</h2>
+        <p aria-live="polite">{STATUS_TEXT[w.status]}</p>
+        <dl className="facts">
+          <dt>Created</dt>
+          <dd>{formatDateTime(w.createdAt)}</dd>
+          <dt>Workspace id</dt>
+          <dd className="mono">{w.id}</dd>
+        </dl>
+      </section>
+    </>
+  );
+}

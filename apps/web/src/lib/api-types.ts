@@ -1,0 +1,68 @@
+// Shapes of the H REST API as the browser sees them (see ARCHITECTURE.md, "The public HTTP
+// surface"). Dates arrive as ISO strings.
+
+export type TeamRole = 'owner' | 'admin' | 'member' | 'viewer';
+export type MemberRole = Exclude<TeamRole, 'owner'>;
+export type WorkspaceStatus = 'provisioning' | 'ready' | 'error';
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface MeResponse {
+  user: User;
+  teams: { id: string; name: string; slug: string; role: TeamRole }[];
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  slug: string;
+  role: TeamRole;
+  createdAt: string;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: TeamRole;
+  createdAt: string;
+}
+
+export interface Workspace {
+  id: string;
+  teamId: string;
+  name: string;
+  description: string | null;
+  status: WorkspaceStatus;
+  createdAt: string;
+}
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  workspaceId: string | null;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export interface CreatedApiToken {
+  token: ApiToken;
+  secret: string;
+}
+
+export interface ProviderStatus {
+  provider: string;
+  configured: boolean;
+  updatedAt: string | null;
+}
+
+export interface ListResponse<T> {
+  items: T[];
+}
