@@ -1,0 +1,162 @@
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { DirEntry, FileStat, FileType } from '@h/contracts';
+import type {
+  FsEditParams,
+  FsEditResult,
+  FsListParams,
+  FsListResult,
+  FsReadParams,
+  FsReadResult,
+  FsWriteParams,
+} from '@h/sandbox-protocol';
+import { fail, mapFsError } from './errors';
+import type { PathResolver } from './path-resolver';
+
+const DEFAULT_MAX_READ_BYTES = 50 * 1024 * 1024;
+const DEFAULT_MAX_LIST_ENTRIES = 10_000;
+
+export function fileType(st: Stats): FileType {
+  if (st.isSymbolicLink()) return 'symlink';
+  if (st.isFile()) return 'file';
+  if (st.isDirectory()) return 'directory';
+  return 'other';
+}
+
+export class FsService {
+  constructor(private readonly paths: PathResolver) {}
+
+  async read(p: FsReadParams): Promise<FsReadResult> {
+    const { abs } = await this.paths.resolve(p.path);
+    const max = p.maxBytes ?? DEFAULT_MAX_READ_BYTES;
+    try {
+      const st = await stat(abs);
+      if (st.isDirectory()) fail('IS_DIRECTORY', `${p.path}: is a directory`);
+      if (st.size > max) fail('TOO_LARGE', `${p.path}: ${st.size} bytes exceeds the ${max}-byte limit`);
+      const buf = await readFile(abs);
+      const encoding = p.encoding ?? 'utf8';
+      return { content: buf.toString(encoding), encoding, size: buf.length };
+    } catch (e) {
+      return mapFsError(e, p.path);
+    }
+  }
+
+  async write(p: FsWriteParams): Promise<null> {
+    const { abs } = await this.paths.resolve(p.path);
+    if (typeof p.content !== 'string') fail('INVALID_ARGUMENT', 'content must be a string');
+    try {
+      if (p.mkdirs !== false) await mkdir(path.dirname(abs), { recursive: true });
+      await writeFile(abs, Buffer.from(p.content, p.encoding ?? 'utf8'));
+      return null;
+    } catch (e) {
+      return mapFsError(e, p.path);
+    }
+  }
+
+  async edit(p: FsEditParams): Promise<FsEditResult> {
+    if (!p.oldText) fail('INVALID_ARGUMENT', 'oldText must not be empty');
+    const { abs } = await this.paths.resolve(p.path);
+    let text: string;
+    try {
+      text = await readFile(abs, 'utf8');
+    } catch (e) {
+      return mapFsError(e, p.path);
+    }
+    const count = text.split(p.oldText).length - 1;
+    if (count === 0) fail('NO_MATCH', `${p.path}: the text to replace was not found`);
+    if (count > 1 && !p.replaceAll) {
+      fail('AMBIGUOUS_MATCH', `${p.path}: the text to replace occurs ${count} times; add context or set replaceAll`);
+    }
+    // split/join, not String.replace: `$&` and friends in newText must stay literal.
+    const out = p.replaceAll ? text.split(p.oldText).join(p.newText) : text.replace(p.oldText, () => p.newText);
+    try {
+      await writeFile(abs, out, 'utf8');
+    } catch (e) {
+      return mapFsError(e, p.path);
+    }
+    return { replacements: p.replaceAll ? count : 1 };
+  }
+
+  async stat(p: { path: string }): Promise<FileStat | null> {
+    const { abs, rel } = await this.paths.resolve(p.path);
+    try {
+      const st = await stat(abs);
+      return { path: rel, type: fileType(st), size: st.size, mtimeMs: Math.round(st.mtimeMs) };
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      return mapFsError(e, p.path);
+    }
+  }
+
+  async list(p: FsListParams): Promise<FsListResult> {
+    const { abs } = await this.paths.resolve(p.path || '.');
+    const max = Math.max(1, p.maxEntries ?? DEFAULT_MAX_LIST_ENTRIES);
+    const entries: DirEntry[] = [];
+    // Breadth-first so a truncated recursive listing shows the top of the tree first.
+    const queue = [abs];
+    try {
+      const st = await stat(abs);
+      if (!st.isDirectory()) fail('NOT_DIRECTORY', `${p.path}: not a directory`);
+      while (queue.length) {
+        const dir = queue.shift() as string;
+        const names = (await readdir(dir)).sort();
+        for (const name of names) {
+          const full = path.join(dir, name);
+          let st: Stats;
+          try {
+            st = await lstat(full);
+          } catch {
+            continue; // vanished meanwhile
+          }
+          if (entries.length >= max) return { entries, truncated: true };
+          entries.push({ path: this.paths.toRel(full), name, type: fileType(st), size: st.size });
+          // Symlinked directories are not descended: they may point anywhere.
+          if (p.recursive && st.isDirectory() && name !== '.git') queue.push(full);
+        }
+      }
+    } catch (e) {
+      return mapFsError(e, p.path);
+    }
+    return { entries, truncated: false };
+  }
+
+  async mkdir(p: { path: string }): Promise<null> {
+    const { abs } = await this.paths.resolve(p.path);
+    try {
+      await mkdir(abs, { recursive: true });
+      return null;
+    } catch (e) {
+      return mapFsError(e, p.path);
+    }
+  }
+
+  async rename(p: { from: string; to: string }): Promise<null> {
+    const from = await this.paths.resolve(p.from, { noFollowLast: true });
+    const to = await this.paths.resolve(p.to, { noFollowLast: true });
+    if (from.abs === this.paths.root) fail('INVALID_ARGUMENT', 'cannot rename the workspace root');
+    try {
+      await lstat(from.abs);
+      await mkdir(path.dirname(to.abs), { recursive: true });
+      await rename(from.abs, to.abs);
+      return null;
+    } catch (e) {
+      return mapFsError(e, p.from);
+    }
+  }
+
+  async delete(p: { path: string; recursive?: boolean }): Promise<null> {
+    const { abs } = await this.paths.resolve(p.path, { noFollowLast: true });
+    if (abs === this.paths.root) fail('INVALID_ARGUMENT', 'cannot delete the workspace root');
+    try {
+      const st = await lstat(abs);
+      if (!st.isDirectory()) await unlink(abs);
+      else if (p.recursive) await rm(abs, { recursive: true, force: false });
+      else await rmdir(abs);
+      return null;
+    } catch (e) {
+      return mapFsError(e, p.path);
+    }
+  }
+}

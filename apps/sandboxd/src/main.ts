@@ -1,0 +1,36 @@
+import { DEFAULT_SOCKET_PATH, WORKSPACE_ROOT } from '@h/sandbox-protocol';
+import { runBridge } from './bridge';
+import { SandboxServer } from './server';
+
+// sandboxd [--root DIR] [--socket PATH]   serve (the container's main process, under tini)
+// sandboxd --bridge [--socket PATH]       relay stdio <-> the socket (run via `docker exec -i`)
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const socketPath = arg('--socket') ?? process.env.SANDBOXD_SOCKET ?? DEFAULT_SOCKET_PATH;
+  if (process.argv.includes('--bridge')) {
+    await runBridge(socketPath);
+    return;
+  }
+  const root = arg('--root') ?? process.env.SANDBOXD_ROOT ?? WORKSPACE_ROOT;
+  const server = new SandboxServer({ root, socketPath });
+  await server.listen();
+  process.stderr.write(`sandboxd listening on ${socketPath}, root ${server.paths.root}\n`);
+  const shutdown = () => {
+    void server.close().finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  // A parent that dies without a signal (local driver) must not leave the daemon behind.
+  if (process.env.SANDBOXD_EXIT_WITH_PARENT === '1') {
+    process.on('disconnect', shutdown);
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`sandboxd: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});

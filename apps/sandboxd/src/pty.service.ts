@@ -1,0 +1,186 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import type { IPty } from 'node-pty';
+import {
+  PTY_HIGH_WATER_BYTES,
+  PTY_LOW_WATER_BYTES,
+  type PtyAttachResult,
+  type PtyOpenParams,
+  type PtyOpenResult,
+  type RpcPeer,
+} from '@h/sandbox-protocol';
+import { fail } from './errors';
+import type { PathResolver } from './path-resolver';
+import { killProcessGroup, sanitizedEnv, withRaisedOomScore } from './process-utils';
+
+const SCROLLBACK_CHARS = 64 * 1024;
+
+interface PtySession {
+  id: string;
+  proc: IPty;
+  keepAlive: boolean;
+  /** Attached connections and how many output chars each has not acknowledged yet. */
+  peers: Map<RpcPeer, number>;
+  scrollback: string;
+  pending: string;
+  flushScheduled: boolean;
+  paused: boolean;
+}
+
+// node-pty is native; loaded lazily so fs/exec keep working (and the unit tests run) without it.
+type NodePty = typeof import('node-pty');
+let nodePty: NodePty | null = null;
+function loadPty(): NodePty {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  nodePty ??= require('node-pty') as NodePty;
+  return nodePty;
+}
+
+export class PtyService {
+  private readonly sessions = new Map<string, PtySession>();
+
+  constructor(private readonly paths: PathResolver) {}
+
+  get count(): number {
+    return this.sessions.size;
+  }
+
+  async open(p: PtyOpenParams, peer: RpcPeer): Promise<PtyOpenResult> {
+    const cwd = await this.paths.resolve(p.cwd || '.');
+    const st = await stat(cwd.abs).catch(() => null);
+    if (!st?.isDirectory()) fail('NOT_DIRECTORY', `${p.cwd ?? '.'}: not a directory`);
+    const shell = p.command ?? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh');
+    const [file, ...args] = withRaisedOomScore([shell, ...(p.args ?? [])]);
+    const env = { ...sanitizedEnv(p.env), TERM: 'xterm-256color', COLORTERM: 'truecolor' };
+    let proc: IPty;
+    try {
+      proc = loadPty().spawn(file, args, {
+        name: 'xterm-256color',
+        cols: clampInt(p.cols, 80, 1, 1000),
+        rows: clampInt(p.rows, 24, 1, 1000),
+        cwd: cwd.abs,
+        env,
+      });
+    } catch (e) {
+      fail('IO_ERROR', `cannot open a terminal: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const s: PtySession = {
+      id: randomUUID(),
+      proc,
+      keepAlive: !!p.keepAlive,
+      peers: new Map([[peer, 0]]),
+      scrollback: '',
+      pending: '',
+      flushScheduled: false,
+      paused: false,
+    };
+    this.sessions.set(s.id, s);
+    proc.onData((data) => this.onOutput(s, data));
+    proc.onExit(({ exitCode, signal }) => {
+      this.flush(s);
+      for (const peer of s.peers.keys()) peer.notify('pty.exit', { ptyId: s.id, exitCode, signal: signal ?? null });
+      this.sessions.delete(s.id);
+      void killProcessGroup(proc.pid, 20);
+    });
+    return { ptyId: s.id, pid: proc.pid };
+  }
+
+  attach(p: { ptyId: string }, peer: RpcPeer): PtyAttachResult {
+    const s = this.get(p.ptyId);
+    if (!s.peers.has(peer)) s.peers.set(peer, 0);
+    return { scrollback: s.scrollback };
+  }
+
+  write(p: { ptyId: string; data: string }): null {
+    if (typeof p.data !== 'string') fail('INVALID_ARGUMENT', 'data must be a string');
+    this.get(p.ptyId).proc.write(p.data);
+    return null;
+  }
+
+  resize(p: { ptyId: string; cols: number; rows: number }): null {
+    this.get(p.ptyId).proc.resize(clampInt(p.cols, 80, 1, 1000), clampInt(p.rows, 24, 1, 1000));
+    return null;
+  }
+
+  close(p: { ptyId: string }): null {
+    this.kill(this.get(p.ptyId));
+    return null;
+  }
+
+  ack(p: { ptyId: string; bytes: number }, peer: RpcPeer): void {
+    const s = this.sessions.get(p?.ptyId);
+    const unacked = s?.peers.get(peer);
+    if (!s || unacked === undefined) return;
+    s.peers.set(peer, Math.max(0, unacked - (Number(p.bytes) || 0)));
+    this.updateFlow(s);
+  }
+
+  /** A connection went away: detach it everywhere; terminals nobody keeps alive are closed. */
+  detachAll(peer: RpcPeer): void {
+    for (const s of this.sessions.values()) {
+      if (!s.peers.delete(peer)) continue;
+      if (s.peers.size === 0 && !s.keepAlive) this.kill(s);
+      else this.updateFlow(s);
+    }
+  }
+
+  closeAll(): void {
+    for (const s of this.sessions.values()) this.kill(s);
+  }
+
+  private get(id: string): PtySession {
+    const s = this.sessions.get(id);
+    if (!s) fail('NO_SUCH_PTY', `no terminal ${id}`);
+    return s;
+  }
+
+  private kill(s: PtySession): void {
+    try {
+      s.proc.kill('SIGHUP');
+    } catch {
+      // already gone
+    }
+    // The shell's children share its session/group; take them down too.
+    void killProcessGroup(s.proc.pid, 20);
+  }
+
+  private onOutput(s: PtySession, data: string): void {
+    s.scrollback = (s.scrollback + data).slice(-SCROLLBACK_CHARS);
+    s.pending += data;
+    // Coalesce bursts into one notification per event-loop turn: fewer JSON lines under load,
+    // no added latency for an interactive echo.
+    if (!s.flushScheduled) {
+      s.flushScheduled = true;
+      setImmediate(() => this.flush(s));
+    }
+  }
+
+  private flush(s: PtySession): void {
+    s.flushScheduled = false;
+    if (!s.pending) return;
+    const data = s.pending;
+    s.pending = '';
+    for (const [peer, unacked] of s.peers) {
+      peer.notify('pty.output', { ptyId: s.id, data });
+      s.peers.set(peer, unacked + data.length);
+    }
+    this.updateFlow(s);
+  }
+
+  private updateFlow(s: PtySession): void {
+    const worst = Math.max(0, ...s.peers.values());
+    if (!s.paused && worst > PTY_HIGH_WATER_BYTES) {
+      s.paused = true;
+      s.proc.pause();
+    } else if (s.paused && worst <= PTY_LOW_WATER_BYTES) {
+      s.paused = false;
+      s.proc.resume();
+    }
+  }
+}
+
+function clampInt(v: unknown, dflt: number, min: number, max: number): number {
+  const n = typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : dflt;
+  return Math.min(max, Math.max(min, n));
+}

@@ -1,0 +1,173 @@
+import { spawn } from 'node:child_process';
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { GrepMatch } from '@h/contracts';
+import type { FsFindParams, FsFindResult, FsGrepParams, FsGrepResult } from '@h/sandbox-protocol';
+import { fail, mapFsError } from './errors';
+import { globToRegExp, hasGlobChars } from './glob';
+import type { PathResolver } from './path-resolver';
+
+const DEFAULT_MAX_RESULTS = 1000;
+/** Directories a name search does not enter unless the pattern names them. */
+const SKIP_DIRS = new Set(['.git', 'node_modules']);
+
+export class SearchService {
+  private rgAvailable: boolean | null = null;
+
+  constructor(
+    private readonly paths: PathResolver,
+    private readonly rgPath = process.env.SANDBOXD_RG ?? 'rg',
+  ) {}
+
+  /** Files whose name (or, for globs with '/', relative path) matches `pattern`. */
+  async find(p: FsFindParams): Promise<FsFindResult> {
+    if (!p.pattern) fail('INVALID_ARGUMENT', 'pattern must not be empty');
+    const start = await this.paths.resolve(p.path || '.');
+    const max = Math.max(1, p.maxResults ?? DEFAULT_MAX_RESULTS);
+    const byPath = p.pattern.includes('/');
+    const matcher = hasGlobChars(p.pattern)
+      ? ((re: RegExp) => (s: string) => re.test(s))(globToRegExp(p.pattern))
+      : ((needle: string) => (s: string) => s.toLowerCase().includes(needle))(p.pattern.toLowerCase());
+    const entersSkipped = [...SKIP_DIRS].some((d) => p.pattern.includes(d));
+    const out: string[] = [];
+    const queue = [start.abs];
+    try {
+      while (queue.length) {
+        const dir = queue.shift() as string;
+        let ents: Dirent[];
+        try {
+          ents = await readdir(dir, { withFileTypes: true });
+        } catch (e) {
+          if (dir === start.abs) throw e;
+          continue;
+        }
+        ents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        for (const ent of ents) {
+          const full = path.join(dir, ent.name);
+          const rel = this.paths.toRel(full);
+          if (ent.isDirectory()) {
+            if (!SKIP_DIRS.has(ent.name) || entersSkipped) queue.push(full);
+            continue;
+          }
+          if (matcher(byPath ? rel : ent.name)) {
+            if (out.length >= max) return { paths: out, truncated: true };
+            out.push(rel);
+          }
+        }
+      }
+    } catch (e) {
+      return mapFsError(e, p.path ?? '.');
+    }
+    return { paths: out, truncated: false };
+  }
+
+  async grep(p: FsGrepParams): Promise<FsGrepResult> {
+    if (!p.pattern) fail('INVALID_ARGUMENT', 'pattern must not be empty');
+    const target = await this.paths.resolve(p.path || '.');
+    const max = Math.max(1, p.maxResults ?? DEFAULT_MAX_RESULTS);
+    const rel = target.rel || '.';
+    if (this.rgAvailable === null) this.rgAvailable = await probe(this.rgPath);
+    return this.rgAvailable ? this.ripgrep(p, rel, max) : this.gnuGrep(p, rel, max);
+  }
+
+  private ripgrep(p: FsGrepParams, rel: string, max: number): Promise<FsGrepResult> {
+    // --json: paths may contain ':' so the plain output format is ambiguous.
+    const args = ['--json', '--hidden', '-g', '!.git', '--max-columns', '2000', '--max-columns-preview'];
+    if (p.ignoreCase) args.push('-i');
+    if (p.fixedString) args.push('-F');
+    if (p.glob) args.push('-g', p.glob);
+    args.push('-e', p.pattern, '--', rel);
+    return this.collect(this.rgPath, args, max, (line) => {
+      const msg = JSON.parse(line);
+      if (msg.type !== 'match') return null;
+      const d = msg.data;
+      const text: string = (d.lines.text ?? '').replace(/\r?\n$/, '');
+      const startByte: number = d.submatches?.[0]?.start ?? 0;
+      const column = Buffer.from(text, 'utf8').subarray(0, startByte).toString('utf8').length + 1;
+      return { path: normalizeRel(d.path.text), line: d.line_number, column, text };
+    });
+  }
+
+  // Fallback for the local driver on hosts without ripgrep.
+  private gnuGrep(p: FsGrepParams, rel: string, max: number): Promise<FsGrepResult> {
+    const args = ['-rnIZ', '--exclude-dir=.git', '--exclude-dir=node_modules'];
+    if (p.ignoreCase) args.push('-i');
+    args.push(p.fixedString ? '-F' : '-E');
+    if (p.glob) args.push(`--include=${p.glob}`);
+    args.push('-e', p.pattern, '--', rel);
+    let re: RegExp | null = null;
+    try {
+      re = new RegExp(p.fixedString ? p.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : p.pattern, p.ignoreCase ? 'i' : '');
+    } catch {
+      re = null;
+    }
+    return this.collect('grep', args, max, (line) => {
+      const z = line.indexOf('\0');
+      if (z < 0) return null;
+      const rest = line.slice(z + 1);
+      const colon = rest.indexOf(':');
+      const text = rest.slice(colon + 1);
+      const m = re?.exec(text);
+      return { path: normalizeRel(line.slice(0, z)), line: Number(rest.slice(0, colon)), column: (m?.index ?? 0) + 1, text };
+    });
+  }
+
+  private collect(
+    cmd: string,
+    args: string[],
+    max: number,
+    parse: (line: string) => GrepMatch | null,
+  ): Promise<FsGrepResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(cmd, args, { cwd: this.paths.root, stdio: ['ignore', 'pipe', 'pipe'] });
+      const matches: GrepMatch[] = [];
+      let truncated = false;
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => {
+        if (stderr.length < 4096) stderr += b.toString();
+      });
+      const rl = createInterface({ input: child.stdout });
+      rl.on('line', (line) => {
+        if (truncated) return;
+        let m: GrepMatch | null = null;
+        try {
+          m = parse(line);
+        } catch {
+          return;
+        }
+        if (!m) return;
+        if (matches.length >= max) {
+          truncated = true;
+          child.kill('SIGKILL');
+          return;
+        }
+        matches.push(m);
+      });
+      child.on('error', reject);
+      child.on('close', (code) => {
+        // Exit 1 = no match; 2 = error (bad regex, unreadable path) unless we killed it.
+        if (code === 2 && !truncated && matches.length === 0) {
+          reject(Object.assign(new Error(stderr.trim() || 'search failed'), { code: 'EINVAL' }));
+          return;
+        }
+        resolve({ matches, truncated });
+      });
+    }).catch((e) => {
+      fail('INVALID_ARGUMENT', e instanceof Error ? e.message : String(e));
+    }) as Promise<FsGrepResult>;
+  }
+}
+
+function normalizeRel(p: string): string {
+  return p.replace(/^\.\//, '');
+}
+
+function probe(cmd: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = spawn(cmd, ['--version'], { stdio: 'ignore' });
+    c.on('error', () => resolve(false));
+    c.on('close', (code) => resolve(code === 0));
+  });
+}

@@ -1,0 +1,112 @@
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { PROTOCOL_VERSION, RpcPeer, type HealthResult } from '@h/sandbox-protocol';
+import { ExecService } from './exec.service';
+import { FsService } from './fs.service';
+import { PathResolver } from './path-resolver';
+import { PtyService } from './pty.service';
+import { SearchService } from './search.service';
+import { WatchService } from './watch.service';
+
+declare const SANDBOXD_VERSION: string | undefined;
+const VERSION = typeof SANDBOXD_VERSION === 'string' ? SANDBOXD_VERSION : 'dev';
+
+export interface ServerOptions {
+  root: string;
+  socketPath: string;
+}
+
+/** The daemon: one RpcPeer per connection on a unix socket, all sharing the services below. */
+export class SandboxServer {
+  readonly paths: PathResolver;
+  private readonly fs: FsService;
+  private readonly search: SearchService;
+  private readonly exec: ExecService;
+  private readonly pty: PtyService;
+  private readonly watch: WatchService;
+  private readonly peers = new Set<RpcPeer>();
+  private readonly started = Date.now();
+  private server: net.Server | null = null;
+
+  constructor(private readonly opts: ServerOptions) {
+    this.paths = new PathResolver(opts.root);
+    this.fs = new FsService(this.paths);
+    this.search = new SearchService(this.paths);
+    this.exec = new ExecService(this.paths);
+    this.pty = new PtyService(this.paths);
+    this.watch = new WatchService(this.paths);
+  }
+
+  async listen(): Promise<void> {
+    mkdirSync(path.dirname(this.opts.socketPath), { recursive: true });
+    rmSync(this.opts.socketPath, { force: true });
+    // allowHalfOpen: a client that half-closes after its last request still gets the answers.
+    const server = net.createServer({ allowHalfOpen: true }, (socket) => this.serve(socket, socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.opts.socketPath, () => resolve());
+    });
+    // Only this user (the one the bridge runs as) may connect.
+    chmodSync(this.opts.socketPath, 0o600);
+    this.server = server;
+  }
+
+  /** Serves one client over any duplex pair (a socket, or stdio in tests). */
+  serve(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): RpcPeer {
+    const peer = new RpcPeer(input as never, output as never);
+    this.peers.add(peer);
+    peer.onClose(() => {
+      this.peers.delete(peer);
+      this.pty.detachAll(peer);
+      this.watch.unsubscribe(peer);
+    });
+    this.register(peer);
+    return peer;
+  }
+
+  async close(): Promise<void> {
+    this.pty.closeAll();
+    this.watch.close();
+    for (const p of this.peers) p.close();
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    rmSync(this.opts.socketPath, { force: true });
+  }
+
+  private register(peer: RpcPeer): void {
+    peer.onRequest('health', (): HealthResult => ({
+      ok: true,
+      protocol: PROTOCOL_VERSION,
+      version: VERSION,
+      pid: process.pid,
+      uid: process.getuid?.() ?? -1,
+      uptimeMs: Date.now() - this.started,
+      root: this.paths.root,
+      ptys: this.pty.count,
+      connections: this.peers.size,
+      rssBytes: process.memoryUsage.rss(),
+    }));
+    peer.onRequest('fs.read', (p) => this.fs.read(p));
+    peer.onRequest('fs.write', (p) => this.fs.write(p));
+    peer.onRequest('fs.edit', (p) => this.fs.edit(p));
+    peer.onRequest('fs.list', (p) => this.fs.list(p));
+    peer.onRequest('fs.stat', (p) => this.fs.stat(p));
+    peer.onRequest('fs.mkdir', (p) => this.fs.mkdir(p));
+    peer.onRequest('fs.rename', (p) => this.fs.rename(p));
+    peer.onRequest('fs.delete', (p) => this.fs.delete(p));
+    peer.onRequest('fs.find', (p) => this.search.find(p));
+    peer.onRequest('fs.grep', (p) => this.search.grep(p));
+    peer.onRequest('fs.watch', (p) => this.watch.subscribe(peer, !!p.enabled));
+    peer.onRequest('exec.run', (p, ctx) => this.exec.run(p, ctx.signal));
+    peer.onRequest('pty.open', (p) => this.pty.open(p, peer));
+    peer.onRequest('pty.attach', (p) => this.pty.attach(p, peer));
+    peer.onRequest('pty.write', (p) => this.pty.write(p));
+    peer.onRequest('pty.resize', (p) => this.pty.resize(p));
+    peer.onRequest('pty.close', (p) => this.pty.close(p));
+    peer.onNotification('pty.write', (p) => {
+      // Keystrokes as notifications: no response line per key.
+      this.pty.write(p);
+    });
+    peer.onNotification('pty.ack', (p) => this.pty.ack(p, peer));
+  }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds (or reuses) the workspace sandbox image and prints its tag on stdout (the only stdout line).
+#   infra/sandbox/build-image.sh      -> h-sandbox:<recipe hash>
+# Two layers, each tagged by the hash of its recipe and reused when that hash already exists:
+#   h-sandbox-base:<hash>  OS + Node + tools, built offline by build-base.sh (minutes, rare);
+#   h-sandbox:<hash>       base + the sandboxd bundle (seconds; changes with apps/sandboxd).
+# Safe to call repeatedly and concurrently (flock); fast when cached (~1 s: bundle + hash + inspect).
+# Env: H_SANDBOX_IMAGE_REPO (default h-sandbox), H_SANDBOX_CACHE, H_DEBIAN_MIRROR.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo_root="$(cd "$here/../.." && pwd)"
+name="${H_SANDBOX_IMAGE_REPO:-h-sandbox}"
+log() { echo "build-image: $*" >&2; }
+
+"$here/ensure-docker.sh" >&2
+
+exec 9>"${TMPDIR:-/tmp}/h-sandbox-build.lock"
+flock 9
+
+hash_of() { sha256sum "$@" | sha256sum | cut -c1-16; }
+
+base_hash="$(cd "$here" && hash_of build-base.sh packages.txt versions.env)"
+base_tag="$name-base:$base_hash"
+if ! docker image inspect "$base_tag" >/dev/null 2>&1; then
+  log "base image $base_tag missing; building it offline (several minutes the first time)"
+  "$here/build-base.sh" "$base_tag"
+fi
+
+# The daemon bundle: one esbuild file plus node-pty (native, N-API, so the module built by the
+# host's `npm ci` on Debian bookworm loads under the image's Node 22 as well).
+stage="$repo_root/dist/sandboxd"
+node "$repo_root/apps/sandboxd/build.mjs" "$stage" >&2
+# shellcheck source=versions.env
+source "$here/versions.env"
+
+final_recipe="$(cat <<DOCKERFILE
+FROM $base_tag
+COPY sandboxd /opt/sandboxd
+USER $SANDBOX_UID:$SANDBOX_UID
+WORKDIR /workspace
+ENV HOME=/home/h NODE_ENV=production
+LABEL h.sandbox=1 h.sandbox.base="$base_tag"
+ENTRYPOINT ["/usr/bin/tini", "-g", "--", "/usr/local/bin/node", "/opt/sandboxd/sandboxd.js"]
+DOCKERFILE
+)"
+final_hash="$( { echo "$final_recipe"; (cd "$stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum); } | sha256sum | cut -c1-16)"
+final_tag="$name:$final_hash"
+if ! docker image inspect "$final_tag" >/dev/null 2>&1; then
+  ctx="$(mktemp -d)"
+  trap 'rm -rf "$ctx"' EXIT
+  cp -a "$stage" "$ctx/sandboxd"
+  echo "$final_recipe" >"$ctx/Dockerfile"
+  log "building $final_tag"
+  # The classic builder uses the local base image without contacting any registry.
+  DOCKER_BUILDKIT=0 docker build -q -t "$final_tag" "$ctx" >/dev/null 2>"$ctx/build.err" \
+    || { cat "$ctx/build.err" >&2; exit 1; }
+fi
+docker tag "$final_tag" "$name:latest" >/dev/null
+echo "$final_tag"

@@ -1,0 +1,2 @@
+export * from './ndjson-rpc';
+export * from './protocol';

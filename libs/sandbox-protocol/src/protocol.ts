@@ -1,0 +1,184 @@
+// The sandbox protocol: JSON-RPC 2.0 methods served by sandboxd (apps/sandboxd) and called by the
+// host client (libs/sandbox). One JSON object per line. Paths are relative to the workspace root or
+// absolute inside it ("/workspace/..."); anything resolving outside is refused with
+// data.code = PATH_OUTSIDE_WORKSPACE.
+import type {
+  DirEntry,
+  FileStat,
+  GrepMatch,
+  WorkspaceErrorCode,
+} from '@h/contracts';
+
+export const PROTOCOL_VERSION = 1;
+/** Where sandboxd listens inside the container; the bridge connects here. */
+export const DEFAULT_SOCKET_PATH = '/run/sandboxd/sandboxd.sock';
+/** The root shown to users and accepted as an absolute prefix. */
+export const WORKSPACE_ROOT = '/workspace';
+
+/** Error codes carried in `error.data.code`: the workspace codes plus protocol-level ones. */
+export type SandboxErrorCode = WorkspaceErrorCode | 'INVALID_ARGUMENT' | 'CANCELLED' | 'NO_SUCH_PTY' | 'NO_MATCH' | 'AMBIGUOUS_MATCH';
+
+export interface HealthResult {
+  ok: true;
+  protocol: number;
+  version: string;
+  pid: number;
+  uid: number;
+  uptimeMs: number;
+  root: string;
+  ptys: number;
+  connections: number;
+  rssBytes: number;
+}
+
+export interface FsReadParams {
+  path: string;
+  /** 'utf8' (default) or 'base64' for binary content. */
+  encoding?: 'utf8' | 'base64';
+  /** Refuse with TOO_LARGE above this many bytes (default 50 MiB). */
+  maxBytes?: number;
+}
+export interface FsReadResult {
+  content: string;
+  encoding: 'utf8' | 'base64';
+  size: number;
+}
+
+export interface FsWriteParams {
+  path: string;
+  content: string;
+  encoding?: 'utf8' | 'base64';
+  /** Create missing parent directories (default true). */
+  mkdirs?: boolean;
+}
+
+export interface FsEditParams {
+  path: string;
+  oldText: string;
+  newText: string;
+  /** Replace every occurrence; otherwise the old text must occur exactly once. */
+  replaceAll?: boolean;
+}
+export interface FsEditResult {
+  replacements: number;
+}
+
+export interface FsListParams {
+  path: string;
+  recursive?: boolean;
+  maxEntries?: number;
+}
+export interface FsListResult {
+  entries: DirEntry[];
+  truncated: boolean;
+}
+
+export interface FsFindParams {
+  /** A glob ("*.ts", "src/**\/*.test.ts") or, without glob characters, a substring of the name. */
+  pattern: string;
+  path?: string;
+  maxResults?: number;
+}
+export interface FsFindResult {
+  paths: string[];
+  truncated: boolean;
+}
+
+export interface FsGrepParams {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  ignoreCase?: boolean;
+  fixedString?: boolean;
+  maxResults?: number;
+}
+export interface FsGrepResult {
+  matches: GrepMatch[];
+  truncated: boolean;
+}
+
+export interface ExecParams {
+  /** Run with `sh -c`; or give `argv` to run a program without a shell. */
+  command?: string;
+  argv?: string[];
+  cwd?: string;
+  /** Added to the sanitized base environment (PATH, HOME, LANG, ...); never the host's. */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  stdin?: string;
+}
+export interface ExecResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  cancelled: boolean;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface PtyOpenParams {
+  cols?: number;
+  rows?: number;
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Default: bash as a login-less interactive shell. */
+  command?: string;
+  args?: string[];
+  /** Keep running when the opening connection goes away, so another can `pty.attach` (default false). */
+  keepAlive?: boolean;
+}
+export interface PtyOpenResult {
+  ptyId: string;
+  pid: number;
+}
+export interface PtyAttachResult {
+  /** Recent output (bounded), so a re-attaching terminal can redraw. */
+  scrollback: string;
+}
+/** Notification `pty.output`. Acknowledge with `pty.ack {ptyId, bytes}` once consumed. */
+export interface PtyOutputNotification {
+  ptyId: string;
+  data: string;
+}
+/** Notification `pty.exit`. */
+export interface PtyExitNotification {
+  ptyId: string;
+  exitCode: number;
+  signal: number | null;
+}
+
+export type FileChangeKind = 'changed' | 'renamed';
+/** Notification `fs.changed`, debounced and de-duplicated. */
+export interface FsChangedNotification {
+  paths: string[];
+}
+
+/** Unacknowledged PTY output above this pauses the PTY until the client acks. */
+export const PTY_HIGH_WATER_BYTES = 512 * 1024;
+export const PTY_LOW_WATER_BYTES = 64 * 1024;
+
+/** Request method -> [params, result]. */
+export interface SandboxMethods {
+  health: [Record<string, never>, HealthResult];
+  'fs.read': [FsReadParams, FsReadResult];
+  'fs.write': [FsWriteParams, null];
+  'fs.edit': [FsEditParams, FsEditResult];
+  'fs.list': [FsListParams, FsListResult];
+  'fs.stat': [{ path: string }, FileStat | null];
+  'fs.find': [FsFindParams, FsFindResult];
+  'fs.grep': [FsGrepParams, FsGrepResult];
+  'fs.mkdir': [{ path: string }, null];
+  'fs.rename': [{ from: string; to: string }, null];
+  'fs.delete': [{ path: string; recursive?: boolean }, null];
+  'fs.watch': [{ enabled: boolean }, null];
+  'exec.run': [ExecParams, ExecResult];
+  'pty.open': [PtyOpenParams, PtyOpenResult];
+  'pty.attach': [{ ptyId: string }, PtyAttachResult];
+  'pty.write': [{ ptyId: string; data: string }, null];
+  'pty.resize': [{ ptyId: string; cols: number; rows: number }, null];
+  'pty.close': [{ ptyId: string }, null];
+}
+export type SandboxMethod = keyof SandboxMethods;
