@@ -1,0 +1,139 @@
+// The events an agent run produces. The agent loop emits `{ type, data }`; the caller (worker)
+// wraps each in the envelope `{ sessionId, seq, runId, ts, type, data }`, appends it to the
+// session's event log and publishes it. Everything the model saw is in these events, so the
+// conversation can be rebuilt from the log alone (`rebuildConversation` in @h/agent).
+// `text.delta` and `thinking.delta` are ephemeral: published live, never needed for a rebuild.
+import { z } from 'zod';
+
+export const agentToolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+});
+
+export const agentTodoSchema = z.object({
+  content: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']),
+});
+export type AgentTodo = z.infer<typeof agentTodoSchema>;
+
+export const modelUsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  cacheHitTokens: z.number(),
+  cacheMissTokens: z.number(),
+  reasoningTokens: z.number().optional(),
+});
+
+export const runUsageSchema = z.object({
+  requests: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  cacheHitTokens: z.number(),
+  cacheMissTokens: z.number(),
+  reasoningTokens: z.number(),
+  /** US dollars, from the model's price table. */
+  cost: z.number(),
+});
+export type RunUsage = z.infer<typeof runUsageSchema>;
+
+export const toolCategorySchema = z.enum(['read', 'write', 'delete', 'command']);
+
+export const agentEventDataSchemas = {
+  /** Starts a run. `systemChunkIds` are fixed by the session's first run and reused after. */
+  'run.started': z.object({
+    model: z.string(),
+    thinking: z.boolean(),
+    systemChunkIds: z.array(z.string()),
+  }),
+  /** `synthetic` marks a harness reminder (e.g. the final-reply rule), not something a person typed. */
+  'message.user': z.object({ content: z.string(), synthetic: z.boolean().optional() }),
+  /** One whole assistant message, as it goes back to the model on later requests. */
+  'message.assistant': z.object({
+    content: z.string().nullable(),
+    reasoningContent: z.string().nullable().optional(),
+    toolCalls: z.array(agentToolCallSchema).optional(),
+    finishReason: z.string().nullable().optional(),
+  }),
+  'text.delta': z.object({ delta: z.string() }),
+  'thinking.delta': z.object({ delta: z.string() }),
+  /** ITR guidance newly selected mid-session, appended after the cached prefix. */
+  'prompt.guidance': z.object({ chunkIds: z.array(z.string()), content: z.string() }),
+  'tool.start': z.object({
+    toolCallId: z.string(),
+    name: z.string(),
+    arguments: z.string(),
+    category: toolCategorySchema.nullable(),
+  }),
+  'tool.end': z.object({
+    toolCallId: z.string(),
+    name: z.string(),
+    /** Exactly what the model sees as the tool result. */
+    result: z.string(),
+    isError: z.boolean(),
+    durationMs: z.number(),
+    /** Locator of the full output when the result was distilled or spilled (`[cmd #N]`). */
+    outputId: z.number().optional(),
+    /** The full output behind `outputId`, so `read_command_output` survives a rebuild. */
+    fullOutput: z.string().optional(),
+    data: z.unknown().optional(),
+  }),
+  'todos.updated': z.object({ todos: z.array(agentTodoSchema) }),
+  'summary.written': z.object({ summary: z.string() }),
+  usage: z.object({
+    request: modelUsageSchema,
+    cost: z.number(),
+    totals: runUsageSchema,
+    /** chars/4 estimate of the next request (system prompt, tools, messages). */
+    contextTokens: z.number(),
+    contextWindow: z.number(),
+  }),
+  /**
+   * Rolling history compaction: the first `replacedMessages` messages of the conversation (as
+   * rebuilt up to this event) are replaced by one message holding `summary`.
+   */
+  compaction: z.object({
+    replacedMessages: z.number().int().min(1),
+    summary: z.string(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+  }),
+  'run.done': z.object({ summary: z.string().nullable(), reply: z.string().nullable(), usage: runUsageSchema }),
+  'run.failed': z.object({ code: z.string(), message: z.string(), usage: runUsageSchema }),
+  'run.cancelled': z.object({ usage: runUsageSchema }),
+  /** A non-fatal problem (e.g. a provider retry); the run goes on. */
+  error: z.object({ code: z.string(), message: z.string() }),
+} as const;
+
+export type AgentEventType = keyof typeof agentEventDataSchemas;
+export const AGENT_EVENT_TYPES = Object.keys(agentEventDataSchemas) as AgentEventType[];
+export const EPHEMERAL_AGENT_EVENT_TYPES: readonly AgentEventType[] = ['text.delta', 'thinking.delta'];
+
+export type AgentEventData<T extends AgentEventType> = z.infer<(typeof agentEventDataSchemas)[T]>;
+export type AgentEvent = { [T in AgentEventType]: { type: T; data: AgentEventData<T> } }[AgentEventType];
+
+const eventVariants = AGENT_EVENT_TYPES.map((type) =>
+  z.object({ type: z.literal(type), data: agentEventDataSchemas[type] }),
+);
+export const agentEventSchema = z.discriminatedUnion(
+  'type',
+  eventVariants as unknown as [(typeof eventVariants)[number], ...(typeof eventVariants)[number][]],
+);
+
+// `type` is a plain string: the same log also carries events that are not the agent's (e.g.
+// permission.requested); validate `{ type, data }` with agentEventSchema where it matters.
+export const agentEventEnvelopeSchema = z.object({
+  sessionId: z.string(),
+  seq: z.number().int().min(1),
+  runId: z.string().nullable(),
+  /** ISO-8601 timestamp. */
+  ts: z.string(),
+  type: z.string(),
+  data: z.unknown(),
+});
+export type AgentEventEnvelope = AgentEvent & { sessionId: string; seq: number; runId: string | null; ts: string };
+
+/** Validates one event (without envelope); throws a ZodError on a bad shape. */
+export function parseAgentEvent(value: unknown): AgentEvent {
+  return agentEventSchema.parse(value) as AgentEvent;
+}

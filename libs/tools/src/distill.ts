@@ -1,0 +1,66 @@
+// Tool-result distillation (seed: Token Optimization §4): bulky command output is replaced by its
+// key lines — errors, warnings, failures, assertion details, URLs, success and summary lines —
+// while the full text stays in the OutputStore for read_command_output.
+
+const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
+
+const KEY_LINE = new RegExp(
+  [
+    '\\berror\\b', '\\berr!', '\\bfail', '\\bwarn', '\\bexception\\b', 'traceback', '\\bpanic',
+    '\\bassert', '\\bexpected\\b', '\\breceived\\b', '\\bactual\\b', '\\bnot ok\\b', '\\bcannot\\b',
+    '\\bundefined\\b', '\\bnot found\\b', '\\bdenied\\b', '✕', '✗', '×', '●',
+    '^\\s*at \\S+.*:\\d+:\\d+', '^\\s*File ".+", line \\d+', '\\S+:\\d+:\\d+', '^\\s*-->',
+    '\\b\\d+ (passed|passing|failed|failing|errors?|warnings?)\\b', '^\\s*(tests?|suites?|test suites)\\s*:',
+    '\\bpass(ed)?\\b', '\\bsuccess', '\\bdone\\b', '\\bcompiled\\b', 'https?://',
+  ].join('|'),
+  'i',
+);
+
+export interface DistillOptions {
+  /** Outputs up to this many characters are returned verbatim. */
+  maxChars?: number;
+  maxLines?: number;
+  /** Trailing lines always kept (test runners print their summary last). */
+  tailLines?: number;
+}
+
+export interface Distilled {
+  text: string;
+  distilled: boolean;
+  totalLines: number;
+}
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+export function distillOutput(raw: string, options: DistillOptions = {}): Distilled {
+  const maxChars = options.maxChars ?? 2000;
+  const maxLines = options.maxLines ?? 24;
+  const tail = options.tailLines ?? 4;
+  const text = stripAnsi(raw).replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+  const lines = text.split('\n');
+  if (text.length <= maxChars && lines.length <= maxLines * 2) {
+    return { text, distilled: false, totalLines: lines.length };
+  }
+  const keep = new Set<number>();
+  const nonEmpty = lines.map((l, i) => (l.trim() ? i : -1)).filter((i) => i >= 0);
+  for (const i of nonEmpty.slice(-tail)) keep.add(i);
+  for (const i of nonEmpty) {
+    if (keep.size >= maxLines) break;
+    if (KEY_LINE.test(lines[i])) keep.add(i);
+  }
+  const picked = [...keep].sort((a, b) => a - b);
+  const out: string[] = [];
+  let chars = 0;
+  let previous = -1;
+  for (const i of picked) {
+    const line = lines[i].length > 300 ? `${lines[i].slice(0, 300)}…` : lines[i];
+    if (chars + line.length > maxChars) break;
+    if (previous >= 0 && i > previous + 1) out.push('…');
+    out.push(line);
+    chars += line.length + 1;
+    previous = i;
+  }
+  return { text: out.join('\n'), distilled: true, totalLines: lines.length };
+}

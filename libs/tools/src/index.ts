@@ -1,0 +1,21 @@
+export { LocalWorkspace, EXEC_ENV_ALLOWLIST, SKIPPED_DIRECTORIES, type LocalWorkspaceOptions } from './local-workspace';
+export {
+  ToolError,
+  newRunToolState,
+  type AgentTool,
+  type ProblemReport,
+  type RunToolState,
+  type ToolCategory,
+  type ToolContext,
+  type ToolResult,
+  type ToolSpec,
+} from './tool.types';
+export { ToolRegistry, CORE_TOOLS } from './tool.registry';
+export { OutputStore, type StoredOutput } from './output.store';
+export { distillOutput, stripAnsi, type Distilled, type DistillOptions } from './distill';
+export { isSecretPath } from './secret-paths';
+export { longRunningReason } from './command-policy';
+export { validateSummary, parseSections, SUMMARY_SECTIONS, TODO_SECTION } from './summary-validator';
+export { detectBuildCheck, type BuildCheck } from './build-check';
+export { globToRegExp, matchesGlob } from './path-glob';
+export { p, params, type Param, type Params } from './tool-params';

@@ -1,0 +1,70 @@
+import type { AgentTodo, Workspace } from '@h/contracts';
+import type { z } from 'zod';
+import type { OutputStore } from './output.store';
+
+/** What a permission layer asks about: reads run freely; write, delete and command may need approval. */
+export type ToolCategory = 'read' | 'write' | 'delete' | 'command';
+
+/** The model-facing part of a tool: exactly what is sent in `tools`. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ProblemReport {
+  errorCount: number;
+  warningCount: number;
+  /** What produced it: "lsp" or the fallback build command. */
+  source: string;
+  text: string;
+}
+
+/** Per-run state the control tools read and write (the summary and problem locks live here). */
+export interface RunToolState {
+  todos: AgentTodo[];
+  summary: string | null;
+  /** The last read_problems report of this run; null until it runs. */
+  problems: ProblemReport | null;
+  completed: boolean;
+}
+
+export interface ToolContext {
+  workspace: Workspace;
+  signal: AbortSignal;
+  outputs: OutputStore;
+  state: RunToolState;
+  /** Diagnostics from language servers, when a sandbox provides them; null means "none cached". */
+  diagnostics?: () => Promise<ProblemReport | null>;
+}
+
+export interface ToolResult {
+  /** What the model sees. */
+  text: string;
+  isError?: boolean;
+  /** Structured result for the UI and events (never sent to the model). */
+  data?: unknown;
+  /** Set when `text` is a distillation of a longer output kept in the OutputStore. */
+  outputId?: number;
+}
+
+export interface AgentTool<I = any> {
+  readonly name: string;
+  readonly description: string;
+  readonly category: ToolCategory;
+  readonly parameters: Record<string, unknown>;
+  readonly input: z.ZodType<I>;
+  execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A refusal or failure the model should read and act on (returned as an error tool result). */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export function newRunToolState(todos: AgentTodo[] = []): RunToolState {
+  return { todos, summary: null, problems: null, completed: false };
+}

@@ -1,0 +1,75 @@
+import type { ExecResult } from '@h/contracts';
+import { longRunningReason } from '../command-policy';
+import { distillOutput } from '../distill';
+import { p, params } from '../tool-params';
+import { ToolError, type AgentTool, type ToolContext, type ToolResult } from '../tool.types';
+
+const DEFAULT_TIMEOUT_S = 120;
+const MAX_TIMEOUT_S = 600;
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+// Non-interactive, colourless runs: test runners leave watch mode off and print plain text.
+const COMMAND_ENV = { CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', TERM: 'dumb' };
+
+const input = params({
+  command: p.string(),
+  cwd: p.optional(p.string('Working directory; default the root')),
+  timeout: p.optional(p.integer('Seconds; default 120', 1)),
+});
+
+export function combinedOutput(res: ExecResult): string {
+  return [res.stdout, res.stderr].filter((s) => s.length > 0).join(res.stdout.endsWith('\n') ? '' : '\n');
+}
+
+export function exitLabel(res: ExecResult, timeoutS: number): string {
+  if (res.cancelled) return 'cancelled';
+  if (res.timedOut) return `timed out after ${timeoutS}s (killed)`;
+  if (res.exitCode === null) return `killed by ${res.signal ?? 'signal'}`;
+  return `exit ${res.exitCode}`;
+}
+
+/** Runs a command and returns its distilled output, keeping the full text under `[cmd #N]`. */
+export async function runAndDistill(command: string, ctx: ToolContext, cwd?: string, timeoutS = DEFAULT_TIMEOUT_S): Promise<
+  ToolResult & { exec: ExecResult; output: string }
+> {
+  const res = await ctx.workspace.exec(command, {
+    cwd,
+    env: COMMAND_ENV,
+    timeoutMs: timeoutS * 1000,
+    maxOutputBytes: MAX_OUTPUT_BYTES,
+    signal: ctx.signal,
+  });
+  const output = combinedOutput(res);
+  const status = `${exitLabel(res, timeoutS)} (${(res.durationMs / 1000).toFixed(1)}s)${res.truncated ? ', output capped at 1 MB' : ''}`;
+  const distilled = distillOutput(output);
+  const data = { exitCode: res.exitCode, timedOut: res.timedOut, cancelled: res.cancelled, durationMs: res.durationMs };
+  if (!distilled.distilled) {
+    return { text: output ? `${status}\n${distilled.text}` : `${status}, no output`, data, exec: res, output };
+  }
+  const id = ctx.outputs.add(command, output);
+  return {
+    text: `[cmd #${id}] ${status}, ${distilled.totalLines} lines; key lines:\n${distilled.text}\n(full: read_command_output cmd_id=${id})`,
+    data: { ...data, cmdId: id },
+    outputId: id,
+    exec: res,
+    output,
+  };
+}
+
+export const runCommandTool: AgentTool<typeof input.zod._output> = {
+  name: 'run_command',
+  description:
+    'Run a shell command that finishes (tests, builds, lint, git, installs). Output is distilled to key lines; full output via read_command_output. Never servers/watchers.',
+  category: 'command',
+  parameters: input.json,
+  input: input.zod,
+  async execute({ command, cwd, timeout = DEFAULT_TIMEOUT_S }, ctx) {
+    const reason = longRunningReason(command);
+    if (reason) {
+      throw new ToolError(
+        `Refused: \`${command}\` ${reason}. run_command only runs commands that finish; start servers, watchers and interactive programs in a terminal (run_in_terminal).`,
+      );
+    }
+    const { exec: _exec, output: _output, ...result } = await runAndDistill(command, ctx, cwd, Math.min(timeout, MAX_TIMEOUT_S));
+    return result;
+  },
+};
