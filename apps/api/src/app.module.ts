@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig, ConfigModule } from '@h/config';
+import { DbModule } from '@h/db';
+import { httpLoggerParams } from '@h/http';
+import { IdentityModule } from '@h/identity';
+import { JobsModule } from '@h/jobs';
+import { ProvidersModule } from '@h/providers';
+import { WorkspacesModule } from '@h/workspaces';
+import { HealthController } from './health.controller';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(httpLoggerParams(config)),
+        DbModule,
+        JobsModule.forRoot(),
+        IdentityModule,
+        WorkspacesModule,
+        ProvidersModule,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { HealthRepository } from '@h/db';
+import { ErrorResponseDto } from '@h/http';
+import { Public } from '@h/identity';
+
+class HealthDto {
+  @ApiProperty({ example: 'ok' }) status: string;
+}
+
+class ReadyDto {
+  @ApiProperty({ example: 'ok' }) status: string;
+  @ApiProperty({ example: { postgres: 'ok', redis: 'ok' } }) checks: Record<string, string>;
+}
+
+@ApiTags('health')
+@Controller()
+export class HealthController {
+  constructor(private readonly health: HealthRepository) {}
+
+  @Public()
+  @Get('health')
+  @ApiOkResponse({ type: HealthDto, description: 'The process is up' })
+  getHealth(): HealthDto {
+    return { status: 'ok' };
+  }
+
+  @Public()
+  @Get('ready')
+  @ApiOkResponse({ type: ReadyDto, description: 'Postgres and Redis answer' })
+  @ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: 'NOT_READY: a dependency does not answer' })
+  async getReady(@Res({ passthrough: true }) res: Response): Promise<ReadyDto | ErrorResponseDto> {
+    const checks: Record<string, string> = {};
+    const timeout = <T>(p: Promise<T>) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out after 2s')), 2000).unref())]);
+    await Promise.all([
+      timeout(this.health.pingPostgres()).then(() => (checks.postgres = 'ok'), (e: Error) => (checks.postgres = e.message)),
+      timeout(this.health.pingRedis()).then(() => (checks.redis = 'ok'), (e: Error) => (checks.redis = e.message)),
+    ]);
+    const failing = Object.entries(checks).filter(([, v]) => v !== 'ok');
+    if (failing.length) {
+      res.status(HttpStatus.SERVICE_UNAVAILABLE);
+      return { error: { code: 'NOT_READY', message: failing.map(([k, v]) => `${k}: ${v}`).join('; ') } };
+    }
+    return { status: 'ok', checks };
+  }
+}

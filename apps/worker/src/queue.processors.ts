@@ -1,0 +1,32 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { QueueName } from '@h/jobs';
+import { JobDispatcher } from './job-dispatcher.service';
+
+// One BullMQ processor per queue; each hands jobs to the dispatcher by name.
+abstract class DispatchingProcessor extends WorkerHost {
+  protected abstract readonly logger: Logger;
+
+  constructor(private readonly dispatcher: JobDispatcher) {
+    super();
+  }
+
+  async process(job: Job): Promise<void> {
+    const started = Date.now();
+    try {
+      await this.dispatcher.dispatch(job.name, job.data);
+      this.logger.log({ jobId: job.id, job: job.name, ms: Date.now() - started }, 'job done');
+    } catch (err) {
+      this.logger.error({ jobId: job.id, job: job.name, attempt: job.attemptsMade + 1, err }, 'job failed');
+      throw err;
+    }
+  }
+}
+
+@Processor(QueueName.Workspace)
+export class WorkspaceQueueProcessor extends DispatchingProcessor {
+  protected readonly logger = new Logger(WorkspaceQueueProcessor.name);
+}
+
+export const QUEUE_PROCESSORS = [WorkspaceQueueProcessor];

@@ -1,0 +1,28 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig, ConfigModule } from '@h/config';
+import { DbModule } from '@h/db';
+import { createLogger } from '@h/http';
+import { JobsModule } from '@h/jobs';
+import { WorkspaceJobsModule } from '@h/workspaces';
+import { JobDispatcher } from './job-dispatcher.service';
+import { QUEUE_PROCESSORS } from './queue.processors';
+
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({ pinoHttp: { logger: createLogger(config, 'worker') } }),
+        DiscoveryModule,
+        DbModule,
+        JobsModule.forRoot(),
+        WorkspaceJobsModule,
+      ],
+      providers: [JobDispatcher, ...QUEUE_PROCESSORS],
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { ConfigError, parseEnv } from './env.schema';
+
+describe(parseEnv.name, () => {
+  it('should apply documented defaults when nothing is set', () => {
+    const env = parseEnv({});
+    expect(env.H_PORT).toBe(3000);
+    expect(env.BODY_LIMIT).toBe('1mb');
+    expect(env.SIGNUP_ENABLED).toBe(true);
+  });
+
+  it('should refuse a bad port and name the variable', () => {
+    expect(() => parseEnv({ H_PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => parseEnv({ H_PORT: 'eighty' })).toThrow(/H_PORT/);
+  });
+
+  it('should refuse a master key that is not 32 bytes', () => {
+    expect(() => parseEnv({ H_MASTER_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/H_MASTER_KEY/);
+    expect(parseEnv({ H_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') }).H_MASTER_KEY).toBeDefined();
+  });
+
+  it('should treat empty strings as unset', () => {
+    expect(parseEnv({ REDIS_URL: '' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
+  });
+});

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+// Every variable H reads, validated once at boot. `.env.example` documents each of them; a process
+// given a bad value refuses to start with a message naming the variable.
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  H_PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  H_HOST: z.string().default('0.0.0.0'),
+  /** Public URL users open; printed at start and used for links. */
+  H_PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().url().default('postgresql://root@127.0.0.1:5432/h'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Prefix for BullMQ and pub/sub keys so several installations can share one Redis. */
+  REDIS_PREFIX: z.string().min(1).default('h'),
+  /** Next.js server the api proxies every non-/api path to. Empty disables the proxy. */
+  WEB_INTERNAL_URL: z.union([z.string().url(), z.literal('')]).default('http://127.0.0.1:3001'),
+  /** Where H keeps files of its own (the master key file when H_MASTER_KEY is not set). */
+  H_DATA_DIR: z.string().default('./var'),
+  /** 32 bytes, base64: encrypts provider keys at rest. When unset a key file is created in H_DATA_DIR. */
+  H_MASTER_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64')
+    .optional(),
+  /** Mark cookies Secure; on by default in production (serve H over HTTPS there). */
+  H_SECURE_COOKIES: bool.optional(),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
+  /** Request body limit, e.g. 1mb. */
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'use a size such as 512kb or 1mb').default('1mb'),
+  LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  SIGNUP_ENABLED: bool.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Also write logs to this file (JSON lines); stdout stays on. */
+  LOG_FILE: z.string().optional(),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
+  DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings mean "unset" so that `FOO=` in an env file falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  return result.data;
+}

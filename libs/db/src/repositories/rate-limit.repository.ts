@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { RedisService } from '../redis.service';
+
+export interface RateLimitState {
+  count: number;
+  retryAfterSeconds: number;
+}
+
+// Fixed-window counters in Redis, so every api replica sees the same attempts.
+@Injectable()
+export class RateLimitRepository {
+  constructor(private readonly redis: RedisService) {}
+
+  async hit(bucket: string, windowSeconds: number): Promise<RateLimitState> {
+    const key = this.redis.key('ratelimit', bucket);
+    const [[, count], [, ttl]] = (await this.redis.client
+      .multi()
+      .incr(key)
+      .ttl(key)
+      .exec()) as [[null, number], [null, number]];
+    if (ttl < 0) await this.redis.client.expire(key, windowSeconds);
+    return { count, retryAfterSeconds: ttl < 0 ? windowSeconds : ttl };
+  }
+
+  async peek(bucket: string): Promise<RateLimitState> {
+    const key = this.redis.key('ratelimit', bucket);
+    const [count, ttl] = await Promise.all([this.redis.client.get(key), this.redis.client.ttl(key)]);
+    return { count: Number(count ?? 0), retryAfterSeconds: Math.max(ttl, 0) };
+  }
+
+  async reset(bucket: string): Promise<void> {
+    await this.redis.client.del(this.redis.key('ratelimit', bucket));
+  }
+}

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma.service';
+import { WorkspaceStatus } from '../generated/client';
+
+export type WorkspaceStatusName = `${WorkspaceStatus}`;
+
+export interface WorkspaceRecord {
+  id: string;
+  teamId: string;
+  name: string;
+  description: string;
+  status: WorkspaceStatusName;
+  statusMessage: string | null;
+  networkEnabled: boolean;
+  setupAt: Date | null;
+  createdById: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const workspaceSelect = {
+  id: true,
+  teamId: true,
+  name: true,
+  description: true,
+  status: true,
+  statusMessage: true,
+  networkEnabled: true,
+  setupAt: true,
+  createdById: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+@Injectable()
+export class WorkspaceRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  create(input: { teamId: string; createdById: string; name: string; description?: string }): Promise<WorkspaceRecord> {
+    return this.prisma.workspace.create({ data: input, select: workspaceSelect });
+  }
+
+  listByTeam(teamId: string): Promise<WorkspaceRecord[]> {
+    return this.prisma.workspace.findMany({ where: { teamId }, orderBy: { createdAt: 'asc' }, select: workspaceSelect });
+  }
+
+  findById(id: string): Promise<WorkspaceRecord | null> {
+    return this.prisma.workspace.findUnique({ where: { id }, select: workspaceSelect });
+  }
+
+  findTeamId(id: string): Promise<string | null> {
+    return this.prisma.workspace.findUnique({ where: { id }, select: { teamId: true } }).then((w) => w?.teamId ?? null);
+  }
+
+  update(
+    id: string,
+    data: Partial<Pick<WorkspaceRecord, 'name' | 'description' | 'networkEnabled'>>,
+  ): Promise<WorkspaceRecord> {
+    return this.prisma.workspace.update({ where: { id }, data, select: workspaceSelect });
+  }
+
+  /** Written by the worker's setup job. */
+  markSetUp(id: string, status: WorkspaceStatusName, statusMessage: string | null): Promise<WorkspaceRecord> {
+    return this.prisma.workspace.update({
+      where: { id },
+      data: { status, statusMessage, setupAt: status === 'ready' ? new Date() : null },
+      select: workspaceSelect,
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.prisma.workspace.deleteMany({ where: { id } });
+  }
+}

@@ -1,0 +1,83 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppException, ErrorBody } from './app.exception';
+
+const statusCodes: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE',
+  429: 'RATE_LIMITED',
+};
+
+interface Mapped {
+  status: number;
+  code: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+// Prisma errors carry a code; the ones a caller can cause map to 4xx, everything else is a bug.
+function mapPrismaError(err: { code?: string; meta?: unknown }): Mapped | null {
+  switch (err.code) {
+    case 'P2002':
+      return { status: 409, code: 'CONFLICT', message: 'That already exists.' };
+    case 'P2025':
+      return { status: 404, code: 'NOT_FOUND', message: 'Not found.' };
+    case 'P2003':
+      return { status: 409, code: 'CONFLICT', message: 'A related record is missing or still in use.' };
+    default:
+      return null;
+  }
+}
+
+export function mapException(exception: unknown): Mapped {
+  if (exception instanceof AppException) {
+    return { status: exception.status, code: exception.code, message: exception.message, headers: exception.headers };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const body = exception.getResponse();
+    let message = exception.message;
+    if (typeof body === 'object' && body && 'message' in body) {
+      const m = (body as { message: unknown }).message;
+      message = Array.isArray(m) ? m.join('; ') : String(m);
+    }
+    if (status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE)/.test(message)) {
+      message = `No route ${message.replace(/^Cannot /, '')}. See /api/docs for the API.`;
+    }
+    return { status, code: statusCodes[status] ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST'), message };
+  }
+  const err = exception as { code?: string; name?: string; type?: string; status?: number };
+  if (err && typeof err.code === 'string' && err.code.startsWith('P')) {
+    const mapped = mapPrismaError(err);
+    if (mapped) return mapped;
+  }
+  return { status: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL', message: 'Something went wrong on our side; it was logged.' };
+}
+
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Http');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const res = host.switchToHttp().getResponse<Response>();
+    const mapped = mapException(exception);
+    if (mapped.status >= 500) {
+      this.logger.error({ err: exception }, 'unhandled error');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [k, v] of Object.entries(mapped.headers ?? {})) res.setHeader(k, v);
+    const body: ErrorBody = { error: { code: mapped.code, message: mapped.message } };
+    res.status(mapped.status).json(body);
+  }
+}

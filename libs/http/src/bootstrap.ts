@@ -1,0 +1,26 @@
+import type { INestApplication } from '@nestjs/common';
+import cookieParser from 'cookie-parser';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from '@h/config';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+import { installBodyParsers } from './body-parser';
+import { setupOpenApi } from './openapi';
+import { createValidationPipe } from './validation.pipe';
+import { installWebProxy } from './web-proxy';
+
+/** Everything main.ts and the e2e tests share, so tests boot exactly what production runs. */
+export function configureApiApp(app: INestApplication, config: AppConfig): void {
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  // Next.js pages carry inline scripts; a CSP with nonces comes with the IDE. Other headers stay on.
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  installBodyParsers(app, config.env.BODY_LIMIT);
+  app.use(cookieParser());
+  app.setGlobalPrefix('api');
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.enableShutdownHooks();
+  setupOpenApi(app);
+  if (config.env.WEB_INTERNAL_URL) installWebProxy(app, config.env.WEB_INTERNAL_URL);
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino, { DestinationStream, LoggerOptions } from 'pino';
+import type { Params } from 'nestjs-pino';
+import { AppConfig } from '@h/config';
+
+// Anything that may hold a credential is censored before a line is written. Paths cover request
+// headers, response cookies and any object field with a secret-like name, at any of the first
+// levels where services put them.
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
+  ...['password', 'apiKey', 'secret', 'token', 'authorization', 'cookie', 'csrfToken', 'passwordHash', 'secretHash'].flatMap(
+    (f) => [f, `*.${f}`, `*.*.${f}`],
+  ),
+];
+
+export function loggerOptions(config: AppConfig, base: Record<string, unknown> = {}): LoggerOptions {
+  return {
+    level: config.env.LOG_LEVEL,
+    base: { service: base.service ?? 'h', pid: process.pid, ...base },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+}
+
+export function logDestination(config: AppConfig): DestinationStream {
+  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ fd: 1, sync: false }) }];
+  if (config.env.LOG_FILE) streams.push({ stream: pino.destination({ dest: config.env.LOG_FILE, mkdir: true, sync: true }) });
+  return pino.multistream(streams);
+}
+
+export function createLogger(config: AppConfig, service: string): pino.Logger {
+  return pino(loggerOptions(config, { service }), logDestination(config));
+}
+
+export function httpLoggerParams(config: AppConfig): Params {
+  return {
+    pinoHttp: {
+      logger: createLogger(config, 'api'),
+      // A caller's x-request-id is kept (so a proxy's id follows the request), else we mint one.
+      genReqId: (req: IncomingMessage, res: ServerResponse) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      autoLogging: { ignore: (req) => req.url === '/api/health' || req.url === '/api/ready' },
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      },
+    },
+    // The web proxy's paths are logged by Next itself.
+    exclude: [],
+  };
+}

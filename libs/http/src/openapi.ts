@@ -1,0 +1,32 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+export const SESSION_COOKIE = 'h_session';
+export const CSRF_COOKIE = 'h_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('H API')
+    .setDescription(
+      'REST API of H. Browsers authenticate with the `h_session` cookie and send the `h_csrf` cookie value ' +
+        'back as the `x-csrf-token` header on writes; bots send `Authorization: Bearer <token>`. ' +
+        'Every error is `{ "error": { "code", "message" } }`.',
+    )
+    .setVersion('1')
+    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'cookie')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API token created under a team' }, 'bearer')
+    .build();
+  return SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
+  });
+}
+
+export function setupOpenApi(app: INestApplication): void {
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup('api/docs', app, document, {
+    jsonDocumentUrl: 'api/docs-json',
+    useGlobalPrefix: false,
+    customSiteTitle: 'H API',
+  });
+}

@@ -1,0 +1,27 @@
+import type { INestApplication } from '@nestjs/common';
+import type { Request } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+
+// One URL for a team: the api answers /api/* and hands every other path to the Next.js server.
+export function installWebProxy(app: INestApplication, target: string): void {
+  const proxy = createProxyMiddleware<Request>({
+    target,
+    changeOrigin: false,
+    xfwd: true,
+    pathFilter: (path) => !path.startsWith('/api'),
+    on: {
+      error: (_err, _req, res) => {
+        const r = res as import('node:http').ServerResponse;
+        if ('headersSent' in r && !r.headersSent) {
+          r.writeHead(502, { 'content-type': 'application/json' });
+          r.end(
+            JSON.stringify({
+              error: { code: 'WEB_UNAVAILABLE', message: 'The web app is not answering yet; retry in a few seconds.' },
+            }),
+          );
+        }
+      },
+    },
+  });
+  app.use(proxy);
+}

@@ -1,0 +1,73 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AppConfig } from '@h/config';
+import { ErrorResponseDto } from '@h/http';
+import { Authenticated, CurrentPrincipal, Public } from '../access/access.decorators';
+import type { Principal } from '../access/principal';
+import { clearAuthCookies, setAuthCookies } from './auth-cookies';
+import { AuthResponseDto, LoginDto, MeResponseDto, SignupDto } from './auth.dto';
+import { AuthService, RequestMeta } from './auth.service';
+import { MeService } from './me.service';
+
+function metaOf(req: Request): RequestMeta {
+  return { ip: req.ip ?? null, userAgent: req.headers['user-agent'] ?? null };
+}
+
+@ApiTags('auth')
+@ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid input' })
+@Controller('v1')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly me: MeService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Post('auth/signup')
+  @ApiCreatedResponse({ type: AuthResponseDto, description: 'Signed up and signed in (cookies set)' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'EMAIL_TAKEN' })
+  async signup(@Body() body: SignupDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AuthResponseDto> {
+    const session = await this.auth.signup(body, metaOf(req));
+    setAuthCookies(res, this.config, session);
+    return { user: { id: session.user.id, email: session.user.email, name: session.user.name } };
+  }
+
+  @Public()
+  @Post('auth/login')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AuthResponseDto, description: 'Signed in (cookies set)' })
+  @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'INVALID_CREDENTIALS' })
+  @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'RATE_LIMITED, with Retry-After' })
+  async login(@Body() body: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AuthResponseDto> {
+    const session = await this.auth.login(body, metaOf(req));
+    setAuthCookies(res, this.config, session);
+    return { user: { id: session.user.id, email: session.user.email, name: session.user.name } };
+  }
+
+  @Post('auth/logout')
+  @HttpCode(204)
+  @Authenticated()
+  @ApiNoContentResponse({ description: 'Session ended and cookies cleared' })
+  async logout(@CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
+    await this.auth.logout(principal, metaOf(req));
+    clearAuthCookies(res, this.config);
+  }
+
+  @Get('me')
+  @Authenticated()
+  @ApiOkResponse({ type: MeResponseDto })
+  getMe(@CurrentPrincipal() principal: Principal): Promise<MeResponseDto> {
+    return this.me.describe(principal);
+  }
+}

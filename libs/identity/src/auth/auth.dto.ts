@@ -1,0 +1,57 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+
+export class SignupDto {
+  @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  @MaxLength(254)
+  email: string;
+
+  @ApiProperty({ minLength: 10, maxLength: 256, description: 'At least 10 characters' })
+  @IsString()
+  @MinLength(10, { message: 'password must be at least 10 characters long' })
+  @MaxLength(256)
+  password: string;
+
+  @ApiProperty({ example: 'Ada Lovelace', minLength: 1, maxLength: 100 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+}
+
+export class LoginDto {
+  @ApiProperty({ example: 'ada@example.com' })
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  @MaxLength(254)
+  email: string;
+
+  @ApiProperty()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password: string;
+}
+
+export class UserDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() email: string;
+  @ApiProperty() name: string;
+}
+
+export class AuthResponseDto {
+  @ApiProperty({ type: UserDto }) user: UserDto;
+}
+
+export class MeTeamDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() slug: string;
+  @ApiProperty({ enum: ['owner', 'admin', 'member', 'viewer'] }) role: string;
+}
+
+export class MeResponseDto {
+  @ApiProperty({ type: UserDto }) user: UserDto;
+  @ApiProperty({ type: [MeTeamDto] }) teams: MeTeamDto[];
+  @ApiProperty({ enum: ['user', 'token'], description: 'How this request was authenticated' }) via: string;
+}

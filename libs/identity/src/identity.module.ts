@@ -1,0 +1,41 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { TeamRepository } from '@h/db';
+import { AccessService } from './access/access.service';
+import { AuthGuard } from './access/auth.guard';
+import { ResourceResolverRegistry } from './access/resource-resolver.registry';
+import { AuditService } from './audit/audit.service';
+import { AuthController } from './auth/auth.controller';
+import { AuthService } from './auth/auth.service';
+import { MeService } from './auth/me.service';
+import { PasswordService } from './auth/password.service';
+import { TeamController } from './teams/team.controller';
+import { TeamService } from './teams/team.service';
+import { TokenController } from './tokens/token.controller';
+import { TokenService } from './tokens/token.service';
+
+@Module({
+  controllers: [AuthController, TeamController, TokenController],
+  providers: [
+    AccessService,
+    AuditService,
+    AuthService,
+    MeService,
+    PasswordService,
+    ResourceResolverRegistry,
+    TeamService,
+    TokenService,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [AccessService, AuditService, AuthService, ResourceResolverRegistry],
+})
+export class IdentityModule implements OnModuleInit {
+  constructor(
+    private readonly resolvers: ResourceResolverRegistry,
+    private readonly teams: TeamRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.resolvers.register('team', async (id) => ((await this.teams.findById(id)) ? { teamId: id, workspaceId: null } : null));
+  }
+}

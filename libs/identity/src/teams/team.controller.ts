@@ -1,0 +1,101 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorResponseDto } from '@h/http';
+import { Access, ClientIp, CurrentAccess, CurrentPrincipal, UserOnly } from '../access/access.decorators';
+import type { AccessGrant, Principal } from '../access/principal';
+import {
+  AddMemberDto,
+  AuditListDto,
+  AuditQueryDto,
+  CreateTeamDto,
+  MemberDto,
+  MemberListDto,
+  TeamDto,
+  TeamListDto,
+  UpdateMemberDto,
+} from './team.dto';
+import { TeamService } from './team.service';
+
+
+@ApiTags('teams')
+@ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid input' })
+@Controller('v1/teams')
+export class TeamController {
+  constructor(private readonly teams: TeamService) {}
+
+  @Get()
+  @UserOnly()
+  @ApiOkResponse({ type: TeamListDto })
+  listTeams(@CurrentPrincipal() principal: Principal): Promise<TeamListDto> {
+    return this.teams.list(principal);
+  }
+
+  @Post()
+  @UserOnly()
+  @ApiCreatedResponse({ type: TeamDto, description: 'Created; the caller is its owner' })
+  createTeam(@CurrentPrincipal() principal: Principal, @Body() body: CreateTeamDto, @ClientIp() ip: string | null): Promise<TeamDto> {
+    return this.teams.create(principal, body.name, ip);
+  }
+
+  @Get(':teamId')
+  @Access('team', 'teamId', 'viewer')
+  @ApiOkResponse({ type: TeamDto })
+  getTeam(@CurrentAccess() access: AccessGrant): Promise<TeamDto> {
+    return this.teams.get(access);
+  }
+
+  @Get(':teamId/members')
+  @Access('team', 'teamId', 'viewer')
+  @ApiOkResponse({ type: MemberListDto })
+  listMembers(@CurrentAccess() access: AccessGrant): Promise<MemberListDto> {
+    return this.teams.members(access);
+  }
+
+  @Post(':teamId/members')
+  @Access('team', 'teamId', 'admin')
+  @ApiCreatedResponse({ type: MemberDto })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'ALREADY_MEMBER' })
+  addMember(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAccess() access: AccessGrant,
+    @Body() body: AddMemberDto,
+    @ClientIp() ip: string | null,
+  ): Promise<MemberDto> {
+    return this.teams.addMember(principal, access, body.email, body.role, ip);
+  }
+
+  @Patch(':teamId/members/:userId')
+  @Access('team', 'teamId', 'admin')
+  @ApiOkResponse({ type: MemberDto })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'LAST_OWNER' })
+  updateMember(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAccess() access: AccessGrant,
+    @Param('userId', new ParseUUIDPipe()) userId: string,
+    @Body() body: UpdateMemberDto,
+    @ClientIp() ip: string | null,
+  ): Promise<MemberDto> {
+    return this.teams.updateMember(principal, access, userId, body.role, ip);
+  }
+
+  @Delete(':teamId/members/:userId')
+  @HttpCode(204)
+  @Access('team', 'teamId', 'admin')
+  @ApiNoContentResponse({ description: 'Removed from the team' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'LAST_OWNER' })
+  removeMember(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAccess() access: AccessGrant,
+    @Param('userId', new ParseUUIDPipe()) userId: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    return this.teams.removeMember(principal, access, userId, ip);
+  }
+
+  @Get(':teamId/audit')
+  @Access('team', 'teamId', 'admin')
+  @ApiOkResponse({ type: AuditListDto, description: 'Newest first' })
+  listAudit(@CurrentAccess() access: AccessGrant, @Query() query: AuditQueryDto): Promise<AuditListDto> {
+    return this.teams.auditEntries(access, query.limit, query.before);
+  }
+}

@@ -1,0 +1,87 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export const ASSIGNABLE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+
+export class CreateTeamDto {
+  @ApiProperty({ example: 'Platform', minLength: 1, maxLength: 80 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(80)
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name: string;
+}
+
+export class TeamDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() slug: string;
+  @ApiProperty({ enum: ROLES, description: "The caller's role" }) role: string;
+  @ApiProperty() createdAt: Date;
+}
+
+export class TeamListDto {
+  @ApiProperty({ type: [TeamDto] }) items: TeamDto[];
+}
+
+export class AddMemberDto {
+  @ApiProperty({ example: 'grace@example.com', description: 'The person must already have an account' })
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  @MaxLength(254)
+  email: string;
+
+  @ApiProperty({ enum: ASSIGNABLE_ROLES })
+  @IsIn(ASSIGNABLE_ROLES)
+  role: (typeof ASSIGNABLE_ROLES)[number];
+}
+
+export class UpdateMemberDto {
+  @ApiProperty({ enum: ASSIGNABLE_ROLES })
+  @IsIn(ASSIGNABLE_ROLES)
+  role: (typeof ASSIGNABLE_ROLES)[number];
+}
+
+export class MemberDto {
+  @ApiProperty({ format: 'uuid' }) userId: string;
+  @ApiProperty() email: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty() createdAt: Date;
+}
+
+export class MemberListDto {
+  @ApiProperty({ type: [MemberDto] }) items: MemberDto[];
+}
+
+export class AuditQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Return entries older than this id (pagination)' })
+  @IsOptional()
+  @Matches(/^\d{1,18}$/, { message: 'before must be an entry id' })
+  before?: string;
+}
+
+export class AuditEntryDto {
+  @ApiProperty() id: string;
+  @ApiProperty() action: string;
+  @ApiProperty({ nullable: true, type: String }) actorUserId: string | null;
+  @ApiProperty({ nullable: true, type: String }) actorTokenId: string | null;
+  @ApiProperty({ nullable: true, type: String }) targetType: string | null;
+  @ApiProperty({ nullable: true, type: String }) targetId: string | null;
+  @ApiProperty({ nullable: true, type: String }) ip: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) metadata: unknown;
+  @ApiProperty() createdAt: Date;
+}
+
+export class AuditListDto {
+  @ApiProperty({ type: [AuditEntryDto] }) items: AuditEntryDto[];
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+// The one list of queues and jobs. Producers and the worker both import it, and the worker checks
+// at boot that every job below has exactly one handler (immich's job.repository pattern).
+export enum QueueName {
+  Workspace = 'workspace',
+}
+
+export enum JobName {
+  WorkspaceSetup = 'workspace.setup',
+}
+
+export const jobPayloadSchemas = {
+  [JobName.WorkspaceSetup]: z.object({ workspaceId: z.string().uuid() }),
+} satisfies Record<JobName, z.ZodTypeAny>;
+
+export type JobPayload<N extends JobName> = z.infer<(typeof jobPayloadSchemas)[N]>;
+
+export const JOB_QUEUE: Record<JobName, QueueName> = {
+  [JobName.WorkspaceSetup]: QueueName.Workspace,
+};
+
+export interface JobDefaults {
+  attempts: number;
+  backoffMs: number;
+}
+
+export const JOB_DEFAULTS: Record<JobName, JobDefaults> = {
+  [JobName.WorkspaceSetup]: { attempts: 5, backoffMs: 1000 },
+};
+
+export function parseJobPayload<N extends JobName>(name: N, data: unknown): JobPayload<N> {
+  return jobPayloadSchemas[name].parse(data) as JobPayload<N>;
+}
+
+export function isJobName(value: string): value is JobName {
+  return (Object.values(JobName) as string[]).includes(value);
+}
+
+/** Throws unless every job name has exactly one handler. */
+export function assertOneHandlerPerJob(handlers: { job: string; owner: string }[]): void {
+  const problems: string[] = [];
+  for (const job of Object.values(JobName)) {
+    const owners = handlers.filter((h) => h.job === job).map((h) => h.owner);
+    if (owners.length === 0) problems.push(`job "${job}" has no handler`);
+    if (owners.length > 1) problems.push(`job "${job}" has ${owners.length} handlers: ${owners.join(', ')}`);
+  }
+  for (const h of handlers) if (!isJobName(h.job)) problems.push(`handler ${h.owner} is for unknown job "${h.job}"`);
+  if (problems.length) throw new Error(`Job registry check failed:\n  ${problems.join('\n  ')}`);
+}

@@ -1,0 +1,5 @@
+export * from './providers.module';
+export * from './provider-key.service';
+export * from './master-key.service';
+export * from './secret-box.service';
+export * from './provider.dto';

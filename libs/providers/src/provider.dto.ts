@@ -1,0 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+
+export const SUPPORTED_PROVIDERS = ['deepseek'] as const;
+
+export class SetProviderKeyDto {
+  @ApiProperty({ description: 'The provider API key (e.g. sk-...). Stored encrypted; never returned.', writeOnly: true })
+  @IsString()
+  @MinLength(8, { message: 'apiKey looks too short to be a provider key' })
+  @MaxLength(512)
+  @Matches(/^\S+$/, { message: 'apiKey must not contain spaces' })
+  apiKey: string;
+}
+
+export class ProviderStatusDto {
+  @ApiProperty({ enum: SUPPORTED_PROVIDERS }) provider: string;
+  @ApiProperty({ description: 'Whether a key is stored; the key itself is never returned' }) configured: boolean;
+  @ApiProperty({ nullable: true, type: Date }) updatedAt: Date | null;
+}

@@ -1,0 +1,65 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorResponseDto } from '@h/http';
+import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
+import { CreateWorkspaceDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
+import { WorkspaceService } from './workspace.service';
+
+@ApiTags('workspaces')
+@ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid input' })
+@Controller('v1')
+export class WorkspaceController {
+  constructor(private readonly workspaces: WorkspaceService) {}
+
+  @Get('teams/:teamId/workspaces')
+  @Access('team', 'teamId', 'viewer')
+  @ApiOkResponse({ type: WorkspaceListDto })
+  listWorkspaces(@CurrentAccess() access: AccessGrant): Promise<WorkspaceListDto> {
+    return this.workspaces.list(access);
+  }
+
+  @Post('teams/:teamId/workspaces')
+  @Access('team', 'teamId', 'member')
+  @ApiCreatedResponse({ type: WorkspaceDto, description: 'Created in status "provisioning"; a worker sets it up' })
+  createWorkspace(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAccess() access: AccessGrant,
+    @Body() body: CreateWorkspaceDto,
+    @ClientIp() ip: string | null,
+  ): Promise<WorkspaceDto> {
+    return this.workspaces.create(principal, access, body, ip);
+  }
+
+  @Get('workspaces/:id')
+  @Access('workspace', 'id', 'viewer')
+  @ApiOkResponse({ type: WorkspaceDto })
+  getWorkspace(@CurrentAccess() access: AccessGrant, @Param('id') id: string): Promise<WorkspaceDto> {
+    return this.workspaces.get(access, id);
+  }
+
+  @Patch('workspaces/:id')
+  @Access('workspace', 'id', 'member')
+  @ApiOkResponse({ type: WorkspaceDto })
+  updateWorkspace(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAccess() access: AccessGrant,
+    @Param('id') id: string,
+    @Body() body: UpdateWorkspaceDto,
+    @ClientIp() ip: string | null,
+  ): Promise<WorkspaceDto> {
+    return this.workspaces.update(principal, access, id, body, ip);
+  }
+
+  @Delete('workspaces/:id')
+  @HttpCode(204)
+  @Access('workspace', 'id', 'admin')
+  @ApiNoContentResponse({ description: 'Deleted with everything in it' })
+  deleteWorkspace(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAccess() access: AccessGrant,
+    @Param('id') id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    return this.workspaces.remove(principal, access, id, ip);
+  }
+}

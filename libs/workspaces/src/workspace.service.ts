@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { WorkspaceRecord, WorkspaceRepository } from '@h/db';
+import { AppException } from '@h/http';
+import { AccessGrant, AuditService, Principal, roleAtLeast } from '@h/identity';
+import { JobName, JobQueueService } from '@h/jobs';
+import type { CreateWorkspaceDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
+
+function toDto({ createdById: _c, ...w }: WorkspaceRecord): WorkspaceDto {
+  return w;
+}
+
+@Injectable()
+export class WorkspaceService {
+  constructor(
+    private readonly workspaces: WorkspaceRepository,
+    private readonly jobs: JobQueueService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async list(access: AccessGrant): Promise<WorkspaceListDto> {
+    return { items: (await this.workspaces.listByTeam(access.teamId)).map(toDto) };
+  }
+
+  async create(principal: Principal, access: AccessGrant, body: CreateWorkspaceDto, ip: string | null): Promise<WorkspaceDto> {
+    const workspace = await this.workspaces.create({
+      teamId: access.teamId,
+      createdById: principal.userId,
+      name: body.name.trim(),
+      description: body.description?.trim() ?? '',
+    });
+    // Setup runs in the worker; the workspace shows "provisioning" until it finishes.
+    await this.jobs.enqueue(JobName.WorkspaceSetup, { workspaceId: workspace.id }, { jobId: `setup-${workspace.id}` });
+    await this.audit.byPrincipal(principal, {
+      action: 'workspace.create',
+      teamId: access.teamId,
+      targetType: 'workspace',
+      targetId: workspace.id,
+      ip,
+      metadata: { name: workspace.name },
+    });
+    return toDto(workspace);
+  }
+
+  async get(access: AccessGrant, id: string): Promise<WorkspaceDto> {
+    const workspace = await this.workspaces.findById(id);
+    if (!workspace || workspace.teamId !== access.teamId) throw AppException.notFound('Workspace');
+    return toDto(workspace);
+  }
+
+  async update(principal: Principal, access: AccessGrant, id: string, body: UpdateWorkspaceDto, ip: string | null): Promise<WorkspaceDto> {
+    if (body.networkEnabled !== undefined && !roleAtLeast(access.role, 'admin')) {
+      throw AppException.forbidden('Changing sandbox network access needs the admin role.');
+    }
+    const workspace = await this.workspaces.update(id, {
+      name: body.name?.trim(),
+      description: body.description?.trim(),
+      networkEnabled: body.networkEnabled,
+    });
+    await this.audit.byPrincipal(principal, {
+      action: 'workspace.update',
+      teamId: access.teamId,
+      targetType: 'workspace',
+      targetId: id,
+      ip,
+      metadata: { fields: Object.keys(body) },
+    });
+    return toDto(workspace);
+  }
+
+  async remove(principal: Principal, access: AccessGrant, id: string, ip: string | null): Promise<void> {
+    await this.workspaces.remove(id);
+    await this.audit.byPrincipal(principal, { action: 'workspace.delete', teamId: access.teamId, targetType: 'workspace', targetId: id, ip });
+  }
+}

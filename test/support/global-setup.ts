@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { Client } from 'pg';
+import { ADMIN_DATABASE_URL, TEST_DATABASE_NAME, TEST_DATABASE_URL, TEST_LOG_DIR } from './test-env';
+
+// Applies migrations once per jest run with the real Prisma CLI (the same path H uses at start).
+export default async function globalSetup(): Promise<void> {
+  mkdirSync(TEST_LOG_DIR, { recursive: true });
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [TEST_DATABASE_NAME]);
+    if (!rowCount) await admin.query(`CREATE DATABASE "${TEST_DATABASE_NAME}"`);
+  } finally {
+    await admin.end();
+  }
+  execFileSync('node', ['prisma/engine/prisma-cli.mjs', 'migrate', 'deploy'], {
+    cwd: process.cwd(),
+    env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL },
+    stdio: 'pipe',
+  });
+  process.env.DATABASE_URL = TEST_DATABASE_URL;
+}

@@ -1,0 +1,8 @@
+// One place that says where tests find Postgres and Redis. Integration tests share one migrated
+// database; each test creates its own users and teams with random ids, so tests never collide.
+export const TEST_DATABASE_NAME = process.env.H_TEST_DATABASE ?? 'h_test';
+export const ADMIN_DATABASE_URL = process.env.H_TEST_ADMIN_DATABASE_URL ?? 'postgresql://root@127.0.0.1:5432/postgres';
+export const TEST_DATABASE_URL =
+  process.env.H_TEST_DATABASE_URL ?? `postgresql://root@127.0.0.1:5432/${TEST_DATABASE_NAME}`;
+export const TEST_REDIS_URL = process.env.H_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEST_LOG_DIR = process.env.H_TEST_LOG_DIR ?? `${process.cwd()}/tmp/test-logs`;
