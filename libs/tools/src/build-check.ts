@@ -54,7 +54,8 @@ export async function detectBuildCheck(ws: Workspace): Promise<BuildCheck | null
 
 /** Counts error lines in build output; at least 1 when the command failed. */
 export function countErrors(output: string, exitCode: number | null): { errors: number; warnings: number } {
-  const lines = output.split('\n');
+  // "> cmd" lines are npm echoing the script itself, not diagnostics.
+  const lines = output.split('\n').filter((l) => !l.startsWith('> '));
   const errors = lines.filter((l) => /\berror\b|\berr!|^\s*\S+:\d+:\d+: error/i.test(l)).length;
   const warnings = lines.filter((l) => /\bwarn(ing)?\b/i.test(l)).length;
   return { errors: exitCode === 0 ? 0 : Math.max(1, errors), warnings };

@@ -2,6 +2,7 @@
 // key lines — errors, warnings, failures, assertion details, URLs, success and summary lines —
 // while the full text stays in the OutputStore for read_command_output.
 
+// eslint-disable-next-line no-control-regex -- ANSI escapes are control characters by definition
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
 
 const KEY_LINE = new RegExp(

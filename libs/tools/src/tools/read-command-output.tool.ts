@@ -28,7 +28,7 @@ export const readCommandOutputTool: AgentTool<typeof input.zod._output> = {
         throw new ToolError(`invalid filter regex: ${(e as Error).message}`);
       }
     }
-    const all = entry.text.split('\n').map((text, i) => ({ n: i + 1, text }));
+    const all = entry.text.replace(/\n$/, '').split('\n').map((text, i) => ({ n: i + 1, text }));
     const pool = re ? all.filter((l) => re.test(l.text)) : all;
     const page = pool.slice(offset - 1, offset - 1 + limit);
     const body = page
