@@ -1,4 +1,5 @@
-import { startScriptedModelServer, type ScriptedModelServer } from '@h/scripted-model';
+import { builtinScenarioDir, loadScenarioFile, startScriptedModelServer, type ScriptedModelServer } from '@h/scripted-model';
+import { join } from 'node:path';
 import { DeepSeekProvider, type DeepSeekProviderOptions } from './deepseek.provider';
 import { ModelCancelledError, ModelError } from './model-error';
 import type { ChatMessage, ModelRequest, ModelStreamEvent } from './model-provider';
@@ -250,5 +251,65 @@ describe(DeepSeekProvider.name, () => {
     expect(err.code).toBe('network');
     expect(err.attempts).toBe(2);
     expect(err.message).toContain(url);
+  });
+
+  it('should get through the shipped flaky-provider scenario (429, 500, drop, slow) with retries', async () => {
+    server.load(loadScenarioFile(join(builtinScenarioDir(), 'flaky-provider.json')));
+    const messages: ChatMessage[] = [{ role: 'user', content: 'flaky' }];
+    const answers: ChatMessage[] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      const message = doneMessage(await collect(provider().stream(ask('flaky', { model: 'scripted:flaky-provider', messages }))));
+      answers.push(message);
+      messages.push(message);
+      for (const call of message.toolCalls ?? []) messages.push({ role: 'tool', toolCallId: call.id, content: 'a.ts' });
+      if (!message.toolCalls) messages.push({ role: 'user', content: 'go on' });
+    }
+    expect(answers.map((a) => a.content ?? a.toolCalls?.[0].name)).toEqual(['answer after a 429', 'answer after a 500', 'list_files', 'a slow but complete answer']);
+    expect(server.requests.map((r) => r.fault ?? r.outcome)).toEqual(['rate_limit', 'completed', 'server_error', 'completed', 'drop', 'completed', 'slow']);
+    expect(server.failures).toEqual([]);
+  });
+
+  it('should surface a scenario expectation failure as a bad_request naming the scenario and turn', async () => {
+    server.load({ name: 'test', turns: [{ expect: { toolsInclude: ['task_complete'] }, text: 'x' }] });
+    const err = await failure(collect(provider().stream(ask('a'))));
+    expect(err.code).toBe('bad_request');
+    expect(err.message).toContain('scenario "test" turn 1');
+    expect(err.message).toContain('should offer tool "task_complete"');
+  });
+
+  describe('request body', () => {
+    const body = (req: Partial<ModelRequest>) => provider().buildBody({ model: 'deepseek-v4-flash', messages: [{ role: 'user', content: 'q' }], ...req });
+
+    it('should toggle thinking on v4 models and drop temperature while thinking', () => {
+      expect(body({ thinking: false, temperature: 0.2 })).toMatchObject({ thinking: { type: 'disabled' }, temperature: 0.2 });
+      const on = body({ thinking: true, temperature: 0.2 });
+      expect(on.thinking).toEqual({ type: 'enabled' });
+      expect(on).not.toHaveProperty('temperature');
+      expect(body({}).thinking).toEqual({ type: 'enabled' });
+    });
+
+    it('should let the legacy model names decide thinking themselves', () => {
+      expect(body({ model: 'deepseek-reasoner', thinking: false })).not.toHaveProperty('thinking');
+      expect(body({ model: 'deepseek-chat', thinking: true, temperature: 0 })).toMatchObject({ temperature: 0 });
+      expect(body({ model: 'deepseek-chat', thinking: true })).not.toHaveProperty('thinking');
+    });
+
+    it('should ask for usage in the stream and send tools and history in a stable wire form', () => {
+      const b = body({
+        tools: [{ name: 'read_file', description: 'Read', parameters: { type: 'object' } }],
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: null, reasoningContent: 'r', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{}' }] },
+          { role: 'tool', toolCallId: 'c1', name: 'read_file', content: 'text' },
+        ],
+      });
+      expect(b.stream_options).toEqual({ include_usage: true });
+      expect(b.tools).toEqual([{ type: 'function', function: { name: 'read_file', description: 'Read', parameters: { type: 'object' } } }]);
+      expect(b.messages).toEqual([
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: null, reasoning_content: 'r', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+        { role: 'tool', content: 'text', tool_call_id: 'c1' },
+      ]);
+    });
   });
 });

@@ -1,0 +1,41 @@
+import { addUsage, computeCost, effectiveThinking, emptyUsage, getModelInfo } from './model-catalog';
+
+describe('model catalog', () => {
+  it('should price a v4-flash cache hit at 1/50 of a miss', () => {
+    const price = getModelInfo('deepseek-v4-flash').pricePerMillion;
+    expect(price.cacheMiss / price.cacheHit).toBeCloseTo(50, 6);
+  });
+
+  it('should compute cost from hit, miss and output tokens', () => {
+    const usage = { promptTokens: 1_000_000, completionTokens: 1_000_000, cacheHitTokens: 600_000, cacheMissTokens: 400_000 };
+    // 0.6 × 0.0028 + 0.4 × 0.14 + 1 × 0.28
+    expect(computeCost('deepseek-v4-flash', usage)).toBeCloseTo(0.00168 + 0.056 + 0.28, 9);
+    expect(computeCost('deepseek-v4-pro', usage)).toBeCloseTo(0.6 * 0.003625 + 0.4 * 0.435 + 0.87, 9);
+  });
+
+  it('should bill a usage without a cache split as all cache misses', () => {
+    const usage = { promptTokens: 1_000_000, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0 };
+    expect(computeCost('deepseek-v4-flash', usage)).toBeCloseTo(0.14, 9);
+  });
+
+  it('should give an unknown model the 128k default window, flagged as not known', () => {
+    const info = getModelInfo('scripted:fix-failing-test');
+    expect(info).toMatchObject({ known: false, contextWindow: 128_000 });
+    expect(getModelInfo('deepseek-v4-pro')).toMatchObject({ known: true, contextWindow: 1_000_000, maxOutput: 384_000 });
+    expect(getModelInfo('deepseek-chat').contextWindow).toBe(128_000);
+  });
+
+  it('should fix thinking for the legacy names and let v4 models toggle it', () => {
+    expect(effectiveThinking('deepseek-reasoner', false)).toBe(true);
+    expect(effectiveThinking('deepseek-chat', true)).toBe(false);
+    expect(effectiveThinking('deepseek-v4-flash', false)).toBe(false);
+    expect(effectiveThinking('deepseek-v4-flash', undefined)).toBe(true);
+  });
+
+  it('should add usages field by field', () => {
+    const one = { promptTokens: 10, completionTokens: 2, cacheHitTokens: 6, cacheMissTokens: 4, reasoningTokens: 1 };
+    expect(addUsage(addUsage(emptyUsage(), one), one)).toEqual({
+      promptTokens: 20, completionTokens: 4, cacheHitTokens: 12, cacheMissTokens: 8, reasoningTokens: 2,
+    });
+  });
+});
