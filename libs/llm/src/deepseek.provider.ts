@@ -157,7 +157,10 @@ export class DeepSeekProvider implements ModelProvider {
         const events = assembler.push(chunk);
         // The clock stops while the caller handles an event: a slow consumer is not a slow server.
         clearTimeout(timer);
-        for (const event of events) yield event;
+        for (const event of events) {
+          if (ctx.userAborted) throw new ModelCancelledError();
+          yield event;
+        }
         arm();
       }
       clearTimeout(timer);
