@@ -22,6 +22,12 @@ async function failure(promise: Promise<unknown>): Promise<ModelError> {
   throw new Error('expected the call to fail');
 }
 
+function firstCallId(message: ChatMessage): string {
+  const id = message.toolCalls?.[0]?.id;
+  if (!id) throw new Error('no tool call in the message');
+  return id;
+}
+
 function doneMessage(events: ModelStreamEvent[]): ChatMessage {
   const done = events.find((e) => e.type === 'done');
   if (!done || done.type !== 'done') throw new Error('no done event');
@@ -88,7 +94,7 @@ describe(DeepSeekProvider.name, () => {
       { role: 'system', content: system },
       { role: 'user', content: 'list' },
       assistant,
-      { role: 'tool', toolCallId: assistant.toolCalls![0].id, content: 'a.ts\nb.ts', name: 'list_files' },
+      { role: 'tool', toolCallId: firstCallId(assistant), content: 'a.ts\nb.ts', name: 'list_files' },
     ];
     const second = await collect(provider().stream(ask('list', { messages: secondMessages })));
 
@@ -104,8 +110,7 @@ describe(DeepSeekProvider.name, () => {
   it('should send reasoning_content back so a thinking-mode tool turn is accepted', async () => {
     server.load({ name: 'test', turns: [{ thinking: 'need a file', toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }] }, { text: 'ok' }] });
     const first = doneMessage(await collect(provider().stream(ask('go', { thinking: true }))));
-    const call = first.toolCalls![0];
-    const next: ChatMessage[] = [{ role: 'user', content: 'go' }, first, { role: 'tool', toolCallId: call.id, content: 'x' }];
+    const next: ChatMessage[] = [{ role: 'user', content: 'go' }, first, { role: 'tool', toolCallId: firstCallId(first), content: 'x' }];
     const sent = await collect(provider().stream(ask('go', { thinking: true, messages: next })));
     expect(doneMessage(sent).content).toBe('ok');
     expect(server.requests[1].body.messages[1].reasoning_content).toBe('need a file');
@@ -114,7 +119,7 @@ describe(DeepSeekProvider.name, () => {
     server.load({ name: 'test', turns: [{ thinking: 'need a file', toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }] }, { text: 'ok' }] });
     const again = doneMessage(await collect(provider().stream(ask('go', { thinking: true }))));
     const stripped: ChatMessage = { ...again, reasoningContent: undefined };
-    const err = await failure(collect(provider().stream(ask('go', { thinking: true, messages: [{ role: 'user', content: 'go' }, stripped, { role: 'tool', toolCallId: again.toolCalls![0].id, content: 'x' }] }))));
+    const err = await failure(collect(provider().stream(ask('go', { thinking: true, messages: [{ role: 'user', content: 'go' }, stripped, { role: 'tool', toolCallId: firstCallId(again), content: 'x' }] }))));
     expect(err.code).toBe('bad_request');
     expect(err.message).toMatch(/reasoning_content/);
   });

@@ -167,7 +167,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       failures.push(`request #${record.seq}: ${msg}`);
       return fail(400, `scripted-model: ${msg}`, 'invalid_request_error');
     }
-    const scenario = named !== undefined ? registry.get(named)! : selectScenario(body);
+    const scenario = named !== undefined ? registry.get(named) : selectScenario(body);
     if (!scenario && options.demo === false) {
       return fail(404, 'scripted-model: no scenario matches this request and the demo model is off', 'not_found');
     }
