@@ -282,6 +282,30 @@ describe(DeepSeekProvider.name, () => {
     expect(err.message).toContain('should offer tool "task_complete"');
   });
 
+  it('should run concurrent conversations side by side, keyed by the x-conversation-id header', async () => {
+    server.load({ name: 'test', turns: [{ text: 'first' }, { text: 'second' }] });
+    const run = async (id: string): Promise<string[]> => {
+      const headers = { 'x-conversation-id': id };
+      const one = doneMessage(await collect(provider().stream(ask('same prompt', { headers }))));
+      const messages: ChatMessage[] = [{ role: 'user', content: 'same prompt' }, one, { role: 'user', content: 'more' }];
+      const two = doneMessage(await collect(provider().stream(ask('same prompt', { headers, messages }))));
+      return [one.content ?? '', two.content ?? ''];
+    };
+    const results = await Promise.all(['run-a', 'run-b', 'run-c'].map(run));
+    expect(results).toEqual([['first', 'second'], ['first', 'second'], ['first', 'second']]);
+  });
+
+  it('should get the labelled demo answer for a real model name when no scenario is loaded', async () => {
+    const demo = await startScriptedModelServer();
+    try {
+      const events = await collect(new DeepSeekProvider({ apiKey: KEY, baseUrl: demo.url }).stream(ask('hello', { model: 'deepseek-v4-flash' })));
+      expect(doneMessage(events).content).toMatch(/^\[scripted demo model\]/);
+      expect(demo.requests[0].body.thinking).toEqual({ type: 'enabled' });
+    } finally {
+      await demo.close();
+    }
+  });
+
   describe('request body', () => {
     const body = (req: Partial<ModelRequest>) => provider().buildBody({ model: 'deepseek-v4-flash', messages: [{ role: 'user', content: 'q' }], ...req });
 
