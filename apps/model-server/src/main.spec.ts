@@ -10,6 +10,7 @@ describe(parseArgs.name, () => {
   it('should take --port over MODEL_SERVER_PORT and --scenarios over the default', () => {
     expect(parseArgs(['--port', '0', '--scenarios', '/tmp/s'], { MODEL_SERVER_PORT: '5000' })).toMatchObject({ port: 0, scenarios: '/tmp/s' });
     expect(parseArgs([], { MODEL_SERVER_PORT: '5000' }).port).toBe(5000);
+    expect(parseArgs(['--api-key', 'sk-x'], {}).apiKey).toBe('sk-x');
   });
 
   it('should refuse a port that is not one', () => {

@@ -1,12 +1,14 @@
 // Runs the scripted OpenAI-compatible model server on its own: for the offline demo, for
 // benchmarks, and for pointing a dev instance at it (DEEPSEEK_BASE_URL=<printed url>).
-//   node dist/apps/model-server/src/main.js [--port 4010] [--host 127.0.0.1] [--scenarios DIR]
+//   node dist/apps/model-server/src/main.js [--port 4010] [--host 127.0.0.1] [--scenarios DIR] [--api-key KEY]
 import { builtinScenarioDir, startScriptedModelServer } from '@h/scripted-model';
 
 interface CliOptions {
   port: number;
   host: string;
   scenarios: string;
+  /** When set, other bearer tokens get DeepSeek's 401 (to try the key-error path). */
+  apiKey?: string;
 }
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
@@ -20,12 +22,18 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     port,
     host: value('--host') ?? env.MODEL_SERVER_HOST ?? '127.0.0.1',
     scenarios: value('--scenarios') ?? env.MODEL_SERVER_SCENARIOS ?? builtinScenarioDir(),
+    apiKey: value('--api-key') ?? env.MODEL_SERVER_API_KEY,
   };
 }
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), process.env);
-  const server = await startScriptedModelServer({ port: options.port, host: options.host, scenarioDir: options.scenarios });
+  const server = await startScriptedModelServer({
+    port: options.port,
+    host: options.host,
+    scenarioDir: options.scenarios,
+    apiKey: options.apiKey,
+  });
   process.stdout.write(`scripted model server listening on ${server.url}\n`);
   process.stdout.write(`scenarios (${options.scenarios}): ${server.scenarios().join(', ') || 'none'}; unmatched requests get the labelled demo model\n`);
   const stop = (): void => {

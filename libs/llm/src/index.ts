@@ -13,6 +13,7 @@ export {
   DEFAULT_MODEL,
   getModelInfo,
   listKnownModels,
+  registerModel,
   effectiveThinking,
   computeCost,
   emptyUsage,

@@ -1,4 +1,4 @@
-import { addUsage, computeCost, effectiveThinking, emptyUsage, getModelInfo } from './model-catalog';
+import { addUsage, computeCost, effectiveThinking, emptyUsage, getModelInfo, registerModel } from './model-catalog';
 
 describe('model catalog', () => {
   it('should price a v4-flash cache hit at 1/50 of a miss', () => {
@@ -37,5 +37,14 @@ describe('model catalog', () => {
     expect(addUsage(addUsage(emptyUsage(), one), one)).toEqual({
       promptTokens: 20, completionTokens: 4, cacheHitTokens: 12, cacheMissTokens: 8, reasoningTokens: 2,
     });
+  });
+
+  it('should price a registered custom model', () => {
+    registerModel({
+      id: 'custom-coder', contextWindow: 64_000, maxOutput: 4_000,
+      pricePerMillion: { cacheHit: 0.1, cacheMiss: 1, output: 2 }, thinking: 'never', defaultThinking: false,
+    });
+    expect(getModelInfo('custom-coder')).toMatchObject({ known: true, contextWindow: 64_000 });
+    expect(computeCost('custom-coder', { promptTokens: 1_000_000, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 1_000_000 })).toBeCloseTo(1, 9);
   });
 });

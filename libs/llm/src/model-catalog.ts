@@ -36,6 +36,11 @@ const MODELS: Record<string, ModelInfo> = {
     id: 'deepseek-v4-pro', contextWindow: V4_CONTEXT, maxOutput: V4_MAX_OUTPUT,
     pricePerMillion: PRO_PRICE, known: true, thinking: 'toggle', defaultThinking: true,
   },
+  // DeepSeek's newer canonical name for its current Flash model; billed like v4-flash.
+  'deepseek-flash': {
+    id: 'deepseek-flash', contextWindow: V4_CONTEXT, maxOutput: V4_MAX_OUTPUT,
+    pricePerMillion: FLASH_PRICE, known: true, thinking: 'toggle', defaultThinking: true,
+  },
   'deepseek-chat': {
     id: 'deepseek-chat', contextWindow: LEGACY_CONTEXT, maxOutput: 8_192,
     pricePerMillion: FLASH_PRICE, known: true, thinking: 'never', defaultThinking: false,
@@ -47,6 +52,14 @@ const MODELS: Record<string, ModelInfo> = {
 };
 
 export const DEFAULT_MODEL = 'deepseek-v4-flash';
+
+/**
+ * Adds or replaces a model (e.g. a custom OpenAI-compatible host, or new prices set by an
+ * operator) so that getModelInfo and computeCost know it.
+ */
+export function registerModel(info: Omit<ModelInfo, 'known'>): void {
+  MODELS[info.id] = { ...info, pricePerMillion: { ...info.pricePerMillion }, known: true };
+}
 
 export function listKnownModels(): ModelInfo[] {
   return Object.values(MODELS).map((m) => ({ ...m, pricePerMillion: { ...m.pricePerMillion } }));

@@ -194,6 +194,9 @@ describe('startScriptedModelServer', () => {
       const ok = await fetch(`${guarded.url}/models`, { headers: { authorization: 'Bearer sk-right' } });
       expect((await ok.json()).data.map((m: { id: string }) => m.id)).toContain('scripted-demo');
       expect(guarded.requests[1].headers.authorization).toBe('Bearer ****');
+      const health = await fetch(`${guarded.origin}/health`);
+      expect(await health.json()).toEqual({ status: 'ok', scenarios: [] });
+      expect(guarded.requests).toHaveLength(2);
     } finally {
       await guarded.close();
     }

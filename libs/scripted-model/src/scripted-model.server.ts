@@ -124,6 +124,11 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
+    // Health checks (scripts waiting for the server) are not recorded: they are not model traffic.
+    if (req.method === 'GET' && path === '/health') {
+      sendJson(res, 200, { status: 'ok', scenarios: [...registry.keys()] });
+      return;
+    }
     const record: RecordedRequest = {
       seq: requests.length + 1, receivedAt: Date.now(), method: req.method ?? 'GET', path,
       headers: maskHeaders(req), body: undefined, scenario: null, conversation: null, turn: null,
