@@ -32,7 +32,6 @@ interface PtySession {
 type NodePty = typeof import('node-pty');
 let nodePty: NodePty | null = null;
 function loadPty(): NodePty {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   nodePty ??= require('node-pty') as NodePty;
   return nodePty;
 }

@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SandboxClient } from './sandbox-client';
+import type { ReconcileReport, SandboxDriver, SandboxRecord, SandboxSpec, SandboxStatus } from './sandbox-driver';
+import { repoRoot } from './sandbox-image';
+import { openUnixSocketStream } from './transports';
+
+export interface LocalSandboxOptions {
+  /** Workspaces live in `<baseDir>/<workspaceId>`. */
+  baseDir: string;
+  /** H runs for several users: refused unless H_ALLOW_LOCAL_SANDBOX=1 (or allowUnsafe). */
+  multiUser: boolean;
+  allowUnsafe?: boolean;
+  /** The sandboxd bundle; default dist/sandboxd/sandboxd.js, built on first use if missing. */
+  sandboxdPath?: string;
+}
+
+export class LocalSandboxRefusedError extends Error {
+  constructor() {
+    super('the local sandbox driver gives no isolation and is refused in multi-user mode; set H_ALLOW_LOCAL_SANDBOX=1 to override');
+    this.name = 'LocalSandboxRefusedError';
+  }
+}
+
+/**
+ * UNSAFE: sandboxd as a child process confined to a directory by path checks only; commands run as
+ * the H process's user on the host. For single-user development without Docker. Every record and
+ * status it returns says `unsafe: true`.
+ */
+export class LocalSandboxDriver implements SandboxDriver {
+  readonly kind = 'local' as const;
+  readonly unsafe = true;
+  private readonly procs = new Map<string, ChildProcess>();
+  private readonly clients = new Map<string, SandboxClient>();
+  private readonly sandboxd: string;
+
+  constructor(private readonly opts: LocalSandboxOptions) {
+    if (opts.multiUser && !opts.allowUnsafe && process.env.H_ALLOW_LOCAL_SANDBOX !== '1') {
+      throw new LocalSandboxRefusedError();
+    }
+    this.sandboxd = opts.sandboxdPath ?? path.join(repoRoot(), 'dist/sandboxd/sandboxd.js');
+  }
+
+  async ensure(spec: SandboxSpec, record?: SandboxRecord | null): Promise<SandboxRecord> {
+    const r: SandboxRecord = record ?? {
+      driver: 'local',
+      workspaceId: spec.workspaceId,
+      teamId: spec.teamId,
+      name: `local-${spec.workspaceId}`,
+      volume: path.join(this.opts.baseDir, spec.workspaceId),
+      network: 'host',
+      createdAt: new Date().toISOString(),
+      unsafe: true,
+    };
+    return this.start(r);
+  }
+
+  async start(record: SandboxRecord): Promise<SandboxRecord> {
+    mkdirSync(record.volume, { recursive: true });
+    const running = this.procs.get(record.name);
+    if (!running || running.exitCode !== null || running.signalCode !== null) {
+      if (!existsSync(this.sandboxd)) {
+        execFileSync(process.execPath, [path.join(repoRoot(), 'apps/sandboxd/build.mjs'), path.dirname(this.sandboxd)], { stdio: 'inherit' });
+      }
+      const child = spawn(process.execPath, [this.sandboxd, '--root', record.volume, '--socket', this.socketPath(record)], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG ?? 'C.UTF-8' },
+      });
+      this.procs.set(record.name, child);
+      child.on('exit', () => {
+        if (this.procs.get(record.name) === child) this.procs.delete(record.name);
+      });
+    }
+    await this.connect(record);
+    return { ...record, unsafe: true };
+  }
+
+  async stop(record: SandboxRecord): Promise<void> {
+    this.clients.get(record.name)?.close();
+    this.clients.delete(record.name);
+    const p = this.procs.get(record.name);
+    if (p && p.exitCode === null) {
+      const exited = new Promise((r) => p.once('exit', r));
+      p.kill('SIGTERM');
+      await exited;
+    }
+  }
+
+  async remove(record: SandboxRecord, options: { keepVolume?: boolean } = {}): Promise<void> {
+    await this.stop(record);
+    if (!options.keepVolume) rmSync(record.volume, { recursive: true, force: true });
+  }
+
+  async status(record: SandboxRecord): Promise<SandboxStatus> {
+    const p = this.procs.get(record.name);
+    const state = p && p.exitCode === null ? 'running' : existsSync(record.volume) ? 'stopped' : 'missing';
+    return { state, driver: 'local', unsafe: true };
+  }
+
+  async connect(record: SandboxRecord): Promise<SandboxClient> {
+    const open = this.clients.get(record.name);
+    if (open && !open.closed) return open;
+    if (!this.procs.has(record.name)) return this.start(record).then(() => this.connect(record));
+    const s = await openUnixSocketStream(this.socketPath(record));
+    const client = new SandboxClient(s.input, s.output, () => s.dispose?.());
+    await client.call('health', {});
+    this.clients.set(record.name, client);
+    client.on('close', () => {
+      if (this.clients.get(record.name) === client) this.clients.delete(record.name);
+    });
+    return client;
+  }
+
+  async claimWarm(): Promise<SandboxRecord | null> {
+    return null; // starting a local daemon is already cheap
+  }
+
+  async reconcile(): Promise<ReconcileReport> {
+    return { removedContainers: [], adoptedPool: [], orphanVolumes: [], removedVolumes: [] };
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.clients.values()) c.close();
+    this.clients.clear();
+    for (const p of this.procs.values()) p.kill('SIGTERM');
+    this.procs.clear();
+  }
+
+  private socketPath(record: SandboxRecord): string {
+    // Unix socket paths are limited to ~107 bytes: keep them short and per record.
+    const h = createHash('sha256').update(record.volume).digest('hex').slice(0, 16);
+    return path.join(os.tmpdir(), `h-sbx-${h}.sock`);
+  }
+}

@@ -1,0 +1,139 @@
+import { EventEmitter } from 'node:events';
+import type { Readable, Writable } from 'node:stream';
+import {
+  RpcError,
+  RpcPeer,
+  type FsChangedNotification,
+  type PtyExitNotification,
+  type PtyOpenParams,
+  type PtyOutputNotification,
+  type SandboxMethod,
+  type SandboxMethods,
+} from '@h/sandbox-protocol';
+import { WorkspaceError, type WorkspaceErrorCode } from '@h/contracts';
+
+const WORKSPACE_CODES = new Set<string>([
+  'PATH_OUTSIDE_WORKSPACE',
+  'NOT_FOUND',
+  'IS_DIRECTORY',
+  'NOT_DIRECTORY',
+  'ALREADY_EXISTS',
+  'TOO_LARGE',
+  'UNAVAILABLE',
+  'IO_ERROR',
+]);
+
+/** Protocol error -> WorkspaceError (codes outside the workspace set become IO_ERROR). */
+export function toWorkspaceError(e: unknown): Error {
+  if (e instanceof WorkspaceError) return e;
+  if (e instanceof RpcError) {
+    const code = e.data?.code ?? '';
+    if (WORKSPACE_CODES.has(code)) return new WorkspaceError(code as WorkspaceErrorCode, e.message);
+    if (code === 'CANCELLED') return e;
+    return new WorkspaceError('IO_ERROR', e.message);
+  }
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** A terminal inside the sandbox. Output is acknowledged automatically once listeners ran. */
+export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exitCode: number; signal: number | null }] }> {
+  exited = false;
+
+  constructor(
+    private readonly client: SandboxClient,
+    readonly id: string,
+    readonly pid: number,
+  ) {
+    super();
+  }
+
+  write(data: string): void {
+    // A notification: keystrokes need no response line each.
+    this.client.peer.notify('pty.write', { ptyId: this.id, data });
+  }
+
+  resize(cols: number, rows: number): Promise<null> {
+    return this.client.call('pty.resize', { ptyId: this.id, cols, rows });
+  }
+
+  close(): Promise<null> {
+    return this.client.call('pty.close', { ptyId: this.id });
+  }
+
+  /** @internal */
+  deliver(data: string): void {
+    this.emit('data', data);
+    // Flow control: the daemon pauses the PTY when too much output is unacknowledged.
+    this.client.peer.notify('pty.ack', { ptyId: this.id, bytes: data.length });
+  }
+}
+
+/**
+ * One long-lived JSON-RPC connection to a sandboxd (over a `docker exec` bridge or a unix socket).
+ * Calls after connect cost one round trip on the open stream.
+ */
+export class SandboxClient extends EventEmitter<{ close: [Error | undefined]; 'fs.changed': [string[]]; activity: [] }> {
+  readonly peer: RpcPeer;
+  private readonly terminals = new Map<string, SandboxTerminal>();
+
+  constructor(input: Readable, output: Writable, private readonly onDispose?: () => void) {
+    super();
+    this.peer = new RpcPeer(input, output);
+    this.peer.onNotification('pty.output', (p: PtyOutputNotification) => this.terminals.get(p.ptyId)?.deliver(p.data));
+    this.peer.onNotification('pty.exit', (p: PtyExitNotification) => {
+      const t = this.terminals.get(p.ptyId);
+      if (!t) return;
+      this.terminals.delete(p.ptyId);
+      t.exited = true;
+      t.emit('exit', { exitCode: p.exitCode, signal: p.signal });
+    });
+    this.peer.onNotification('fs.changed', (p: FsChangedNotification) => this.emit('fs.changed', p.paths));
+    this.peer.onClose((err) => {
+      for (const t of this.terminals.values()) {
+        t.exited = true;
+        t.emit('exit', { exitCode: -1, signal: null });
+      }
+      this.terminals.clear();
+      this.onDispose?.();
+      this.emit('close', err);
+    });
+  }
+
+  get closed(): boolean {
+    return this.peer.closed;
+  }
+
+  /** Typed call; errors arrive as RpcError with `data.code`. */
+  call<M extends SandboxMethod>(method: M, params: SandboxMethods[M][0], signal?: AbortSignal): Promise<SandboxMethods[M][1]> {
+    if (method !== 'health') this.emit('activity');
+    return this.peer.request<SandboxMethods[M][1]>(method, params, signal);
+  }
+
+  async openTerminal(params: PtyOpenParams = {}): Promise<SandboxTerminal> {
+    const { ptyId, pid } = await this.call('pty.open', params);
+    const t = new SandboxTerminal(this, ptyId, pid);
+    this.terminals.set(ptyId, t);
+    return t;
+  }
+
+  /** Joins a terminal opened (with keepAlive) by another connection; returns its recent output. */
+  async attachTerminal(ptyId: string): Promise<{ terminal: SandboxTerminal; scrollback: string }> {
+    const t = new SandboxTerminal(this, ptyId, -1);
+    this.terminals.set(ptyId, t);
+    try {
+      const { scrollback } = await this.call('pty.attach', { ptyId });
+      return { terminal: t, scrollback };
+    } catch (e) {
+      this.terminals.delete(ptyId);
+      throw e;
+    }
+  }
+
+  watchFiles(enabled = true): Promise<null> {
+    return this.call('fs.watch', { enabled });
+  }
+
+  close(): void {
+    this.peer.close();
+  }
+}

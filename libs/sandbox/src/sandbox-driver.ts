@@ -1,0 +1,101 @@
+import type { SandboxClient } from './sandbox-client';
+
+/** Resource limits of one sandbox. Defaults (DEFAULT_SANDBOX_LIMITS) suit a 2-core host running a few. */
+export interface SandboxLimits {
+  /** CPU share in cores (NanoCpus). */
+  cpus: number;
+  /** Memory limit; swap is disabled (memory+swap = memory). Includes tmpfs pages. */
+  memoryBytes: number;
+  /** Max processes/threads: a fork bomb hits this, not the host. */
+  pids: number;
+  /** Size of the /tmp tmpfs. */
+  tmpBytes: number;
+  /** Size of the $HOME tmpfs (caches of npm, pip, language servers). */
+  homeBytes: number;
+}
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
+  cpus: 1,
+  memoryBytes: 1024 * 1024 * 1024,
+  pids: 512,
+  tmpBytes: 256 * 1024 * 1024,
+  homeBytes: 256 * 1024 * 1024,
+};
+
+/** What the caller wants for a workspace. */
+export interface SandboxSpec {
+  workspaceId: string;
+  teamId: string;
+  /** Docker network mode: 'none' (default, no network at all) or e.g. 'bridge'. */
+  network?: string;
+  limits?: Partial<SandboxLimits>;
+}
+
+/**
+ * Which sandbox belongs to which workspace: plain JSON for the caller to persist (the driver keeps
+ * no durable state). Pass it back to every call. For the docker driver `name` is the container
+ * name and `volume` the named volume at /workspace; for the local driver `volume` is a directory.
+ */
+export interface SandboxRecord {
+  driver: 'docker' | 'local';
+  workspaceId: string;
+  teamId: string;
+  name: string;
+  volume: string;
+  containerId?: string;
+  image?: string;
+  network: string;
+  limits?: Partial<SandboxLimits>;
+  createdAt: string;
+  /** True when nothing isolates the sandbox from the host (local driver). */
+  unsafe?: boolean;
+}
+
+export type SandboxState = 'running' | 'stopped' | 'restarting' | 'missing';
+
+export interface SandboxStatus {
+  state: SandboxState;
+  driver: 'docker' | 'local';
+  /** The local driver runs commands directly on the host: never true isolation. */
+  unsafe: boolean;
+  containerId?: string;
+  image?: string;
+  /** Exit code of the last run when stopped, if known. */
+  exitCode?: number;
+  oomKilled?: boolean;
+}
+
+export interface ReconcileReport {
+  /** Containers that belonged to no known record and were removed. */
+  removedContainers: string[];
+  /** Unclaimed warm-pool containers adopted into this process's pool. */
+  adoptedPool: string[];
+  /** Volumes no record references (removed only with removeOrphanVolumes). */
+  orphanVolumes: string[];
+  removedVolumes: string[];
+}
+
+export interface SandboxDriver {
+  readonly kind: 'docker' | 'local';
+  readonly unsafe: boolean;
+  /**
+   * Returns a running sandbox for the workspace: the recorded one (started, or re-created on its
+   * volume if its container vanished), else a warm-pool claim, else a cold create. Persist the
+   * returned record.
+   */
+  ensure(spec: SandboxSpec, record?: SandboxRecord | null): Promise<SandboxRecord>;
+  /** Starts a stopped sandbox and waits until its daemon answers. */
+  start(record: SandboxRecord): Promise<SandboxRecord>;
+  stop(record: SandboxRecord): Promise<void>;
+  /** Removes the sandbox and (unless keepVolume) its files: call when the workspace is deleted. */
+  remove(record: SandboxRecord, options?: { keepVolume?: boolean }): Promise<void>;
+  status(record: SandboxRecord): Promise<SandboxStatus>;
+  /** A connected client; starts the sandbox if needed. Reused while open. */
+  connect(record: SandboxRecord): Promise<SandboxClient>;
+  /** A warm sandbox re-assigned to the workspace, or null when the pool is empty/incompatible. */
+  claimWarm(spec: SandboxSpec): Promise<SandboxRecord | null>;
+  /** Startup: remove what no record knows, adopt leftover warm containers. */
+  reconcile(known: SandboxRecord[]): Promise<ReconcileReport>;
+  /** Stops the idle sweeper, drains the pool (removing warm containers) and closes clients. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,149 @@
+import { DEFAULT_SANDBOX_LIMITS, SandboxWorkspace, type DockerSandboxDriver, type SandboxClient, type SandboxRecord } from '@h/sandbox';
+import { cleanup, IMAGE_TIMEOUT_MS, inspect, makeDriver, spec, testPrefix, waitFor } from './sandbox-test-kit';
+import { describeWorkspaceBehaviour } from './workspace-behaviour';
+
+const prefix = testPrefix();
+let driver: DockerSandboxDriver;
+let record: SandboxRecord;
+let client: SandboxClient;
+
+beforeAll(async () => {
+  driver = await makeDriver(prefix);
+  record = await driver.ensure(spec('main'));
+  client = await driver.connect(record);
+}, IMAGE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await driver?.close();
+  await cleanup(prefix);
+});
+
+describe('DockerSandboxDriver container', () => {
+  it('should lock the container down: no network, read-only root, non-root, no capabilities, limits', async () => {
+    const info = await inspect(record);
+    const hc = info.HostConfig;
+    expect(hc.NetworkMode).toBe('none');
+    expect(hc.ReadonlyRootfs).toBe(true);
+    expect(hc.CapDrop).toEqual(['ALL']);
+    expect(hc.SecurityOpt).toContain('no-new-privileges');
+    expect(hc.Memory).toBe(DEFAULT_SANDBOX_LIMITS.memoryBytes);
+    expect(hc.MemorySwap).toBe(DEFAULT_SANDBOX_LIMITS.memoryBytes);
+    expect(hc.NanoCpus).toBe(DEFAULT_SANDBOX_LIMITS.cpus * 1e9);
+    expect(hc.PidsLimit).toBe(DEFAULT_SANDBOX_LIMITS.pids);
+    expect(info.Config.User).toBe('1000:1000');
+    expect(info.Config.Labels).toMatchObject({ 'h.managed': '1', 'h.workspace': 'main', 'h.team': 'team-test', 'h.test': '1' });
+    expect(info.Mounts).toEqual([expect.objectContaining({ Type: 'volume', Name: record.volume, Destination: '/workspace' })]);
+    // No Docker socket anywhere inside.
+    expect(info.Mounts.some((m) => m.Source.includes('docker.sock'))).toBe(false);
+  });
+
+  it('should run as an unprivileged user with only loopback, a read-only root and writable /tmp and $HOME', async () => {
+    const r = await client.call('exec.run', {
+      command:
+        'id -u; ls /sys/class/net | tr "\\n" " "; echo; touch /usr/x 2>/dev/null && echo root-writable || echo root-readonly; ' +
+        'touch /tmp/x && echo tmp-ok; touch "$HOME/x" && echo home-ok; grep CapEff /proc/self/status; test -S /var/run/docker.sock && echo docker-sock || echo no-docker-sock',
+    });
+    expect(r.stdout.split('\n')).toEqual([
+      '1000',
+      'lo ',
+      'root-readonly',
+      'tmp-ok',
+      'home-ok',
+      'CapEff:\t0000000000000000',
+      'no-docker-sock',
+      '',
+    ]);
+  });
+
+  it('should carry the tools the agent needs', async () => {
+    const r = await client.call('exec.run', {
+      command: 'node --version && git --version && python3 --version && rg --version | head -1 && chromium --version && typescript-language-server --version && pyright --version && tsc --version',
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^v22\./);
+    for (const tool of ['git version', 'Python 3', 'ripgrep', 'Chromium', 'pyright', 'Version 5.']) expect(r.stdout).toContain(tool);
+  });
+
+  it('should give a workspace another network mode when asked', async () => {
+    const other = await driver.ensure(spec('netted', { network: 'bridge' }));
+    expect((await inspect(other)).HostConfig.NetworkMode).toBe('bridge');
+    await driver.remove(other);
+  });
+});
+
+describe('sandboxd over the exec bridge', () => {
+  it('should edit files exactly once unless asked to replace all', async () => {
+    await client.call('fs.write', { path: 'edit/e.txt', content: 'a $1 b a' });
+    await expect(client.call('fs.edit', { path: 'edit/e.txt', oldText: 'a', newText: 'z' })).rejects.toMatchObject({
+      data: { code: 'AMBIGUOUS_MATCH' },
+    });
+    expect(await client.call('fs.edit', { path: 'edit/e.txt', oldText: '$1', newText: '$&' })).toEqual({ replacements: 1 });
+    expect(await client.call('fs.edit', { path: 'edit/e.txt', oldText: 'a', newText: 'q', replaceAll: true })).toEqual({ replacements: 2 });
+    expect((await client.call('fs.read', { path: 'edit/e.txt' })).content).toBe('q $& b q');
+  });
+
+  it('should answer calls concurrently on one connection', async () => {
+    const slow = client.call('exec.run', { command: 'sleep 0.5; echo slow' });
+    const fast = await client.call('health', {});
+    expect(fast.ok).toBe(true);
+    expect((await slow).stdout).toBe('slow\n');
+  });
+
+  it('should echo through a PTY, resize it and report its exit', async () => {
+    const term = await client.openTerminal({ cols: 80, rows: 24 });
+    let out = '';
+    term.on('data', (d) => (out += d));
+    term.write('stty size; echo pty-$((6*7))\n');
+    await waitFor(async () => out.includes('pty-42'), 10_000, 'pty echo');
+    expect(out).toContain('24 80');
+    await term.resize(120, 40);
+    term.write('stty size\n');
+    await waitFor(async () => out.includes('40 120'), 10_000, 'resized');
+    const exited = new Promise<{ exitCode: number }>((r) => term.once('exit', r));
+    term.write('exit 7\n');
+    expect((await exited).exitCode).toBe(7);
+  });
+
+  it('should stream large PTY output completely with flow control', async () => {
+    const term = await client.openTerminal({});
+    let received = 0;
+    let tail = '';
+    term.on('data', (d) => {
+      received += d.length;
+      tail = (tail + d).slice(-200);
+    });
+    // 4 MB: far past the daemon's high-water mark, so it must pause and resume on acks.
+    term.write('head -c 4000000 /dev/zero | tr "\\0" a; echo; echo END-OF-STREAM\n');
+    await waitFor(async () => tail.includes('END-OF-STREAM\r\n'), 30_000, 'pty output');
+    expect(received).toBeGreaterThan(4_000_000);
+    await term.close();
+  });
+
+  it('should let a second connection attach to a kept-alive terminal and see its scrollback', async () => {
+    const term = await client.openTerminal({ keepAlive: true });
+    let out = '';
+    term.on('data', (d) => (out += d));
+    term.write('echo before-attach\n');
+    await waitFor(async () => out.includes('before-attach\r\n'), 10_000, 'first output');
+    client.close();
+    client = await driver.connect(record);
+    const { terminal, scrollback } = await client.attachTerminal(term.id);
+    expect(scrollback).toContain('before-attach');
+    let more = '';
+    terminal.on('data', (d) => (more += d));
+    terminal.write('echo after-attach\n');
+    await waitFor(async () => more.includes('after-attach\r\n'), 10_000, 'attached output');
+    await terminal.close();
+  });
+
+  it('should notify debounced file changes to subscribers', async () => {
+    const seen = new Set<string>();
+    client.on('fs.changed', (paths) => paths.forEach((p) => seen.add(p)));
+    await client.watchFiles(true);
+    await client.call('exec.run', { command: 'mkdir -p watched && for i in 1 2 3; do echo $i > watched/f$i.txt; done' });
+    await waitFor(async () => ['watched/f1.txt', 'watched/f2.txt', 'watched/f3.txt'].every((p) => seen.has(p)), 10_000, 'file changes');
+    await client.watchFiles(false);
+  });
+});
+
+describeWorkspaceBehaviour('SandboxWorkspace (Docker)', () => new SandboxWorkspace(() => driver.connect(record)));
