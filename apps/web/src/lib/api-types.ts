@@ -2,7 +2,7 @@
 // surface"). Dates arrive as ISO strings.
 
 export type TeamRole = 'owner' | 'admin' | 'member' | 'viewer';
-export type MemberRole = Exclude<TeamRole, 'owner'>;
+export type TokenScope = 'read' | 'write' | 'admin';
 export type WorkspaceStatus = 'provisioning' | 'ready' | 'error';
 
 export interface User {
@@ -36,16 +36,21 @@ export interface Workspace {
   id: string;
   teamId: string;
   name: string;
-  description: string | null;
+  description: string;
   status: WorkspaceStatus;
+  /** Why setup failed, or what it is doing; null when there is nothing to say. */
+  statusMessage: string | null;
+  networkEnabled: boolean;
+  setupAt: string | null;
   createdAt: string;
+  updatedAt: string;
 }
 
 export interface ApiToken {
   id: string;
   name: string;
   prefix: string;
-  scopes: string[];
+  scopes: TokenScope[];
   workspaceId: string | null;
   expiresAt: string | null;
   lastUsedAt: string | null;

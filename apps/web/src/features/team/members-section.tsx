@@ -1,26 +1,45 @@
 'use client';
 
 import { type FormEvent, useState } from 'react';
+import { ConfirmButton } from '../../components/confirm-button';
 import { Field } from '../../components/field';
 import { FormError } from '../../components/form-error';
-import { SelectField } from '../../components/select-field';
+import { SelectField, type SelectOption } from '../../components/select-field';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import type { ListResponse, Member, MemberRole, TeamRole } from '../../lib/api-types';
+import type { ListResponse, Member, TeamRole } from '../../lib/api-types';
 import { formatDate } from '../../lib/format';
 import { canManage, ROLE_LABELS } from '../../lib/roles';
+import { useSession } from '../../lib/session-context';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
 
-const ASSIGNABLE_ROLES: { value: MemberRole; hint: string }[] = [
-  { value: 'member', hint: 'works in workspaces and runs the agent' },
-  { value: 'admin', hint: 'also manages members, tokens and keys' },
-  { value: 'viewer', hint: 'read-only' },
-];
+const ROLE_HINTS: Record<TeamRole, string> = {
+  owner: 'everything, including owners',
+  admin: 'manages members, tokens and keys',
+  member: 'works in workspaces and runs the agent',
+  viewer: 'read-only',
+};
+
+// Mirrors the api's rule: only owners grant or change the owner role; admins manage the rest.
+function grantableRoles(myRole: TeamRole): TeamRole[] {
+  return myRole === 'owner' ? ['owner', 'admin', 'member', 'viewer'] : ['admin', 'member', 'viewer'];
+}
+
+function canEdit(myRole: TeamRole, member: Member): boolean {
+  return canManage(myRole) && (member.role !== 'owner' || myRole === 'owner');
+}
 
 export function MembersSection({ base, role }: { base: string; role: TeamRole }) {
   const members = useApiQuery<ListResponse<Member>>(base + '/members');
+  const { me } = useSession();
   const items = members.data?.items;
+
+  // Changing one's own membership changes what this page may show: start over from the server.
+  const onChanged = (member: Member, removed: boolean) => {
+    if (member.userId !== me.user.id) return members.reload();
+    window.location.assign(removed ? '/teams' : window.location.pathname);
+  };
 
   return (
     <section className="panel" aria-labelledby="members-heading">
@@ -35,31 +54,111 @@ export function MembersSection({ base, role }: { base: string; role: TeamRole })
               <th scope="col">Email</th>
               <th scope="col">Role</th>
               <th scope="col">Joined</th>
+              {canManage(role) ? (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
             {items.map((m) => (
-              <tr key={m.userId}>
-                <td>{m.name}</td>
-                <td className="mono">{m.email}</td>
-                <td>
-                  <span className="badge">{ROLE_LABELS[m.role] ?? m.role}</span>
-                </td>
-                <td>{formatDate(m.createdAt)}</td>
-              </tr>
+              <MemberRow key={m.userId} base={base} member={m} myRole={role} isMe={m.userId === me.user.id} onChanged={onChanged} />
             ))}
           </tbody>
         </table>
       ) : null}
-      {canManage(role) ? <AddMemberForm base={base} onAdded={members.reload} /> : null}
+      {canManage(role) ? <AddMemberForm base={base} myRole={role} onAdded={members.reload} /> : null}
     </section>
   );
 }
 
-function AddMemberForm({ base, onAdded }: { base: string; onAdded: () => void }) {
+function MemberRow({
+  base,
+  member,
+  myRole,
+  isMe,
+  onChanged,
+}: {
+  base: string;
+  member: Member;
+  myRole: TeamRole;
+  isMe: boolean;
+  onChanged: (member: Member, removed: boolean) => void;
+}) {
+  const change = useAction();
+  const remove = useAction();
+  const editable = canEdit(myRole, member);
+  const path = `${base}/members/${encodeURIComponent(member.userId)}`;
+  const nameId = `member-${member.userId}-name`;
+
+  const onRoleChange = (next: TeamRole) =>
+    void change.run(async () => {
+      await api.patch<Member>(path, { role: next });
+      onChanged(member, false);
+    });
+
+  return (
+    <tr>
+      <td id={nameId}>
+        {member.name}
+        {isMe ? <span className="muted small"> (you)</span> : null}
+      </td>
+      <td className="mono">{member.email}</td>
+      <td>
+        {editable ? (
+          <>
+            <label htmlFor={`${nameId}-role`} className="visually-hidden">
+              Role of {member.name}
+            </label>
+            <select
+              id={`${nameId}-role`}
+              className="select-compact"
+              value={member.role}
+              disabled={change.pending}
+              onChange={(e) => onRoleChange(e.target.value as TeamRole)}
+            >
+              {grantableRoles(myRole).map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          <span className="badge">{ROLE_LABELS[member.role] ?? member.role}</span>
+        )}
+      </td>
+      <td>{formatDate(member.createdAt)}</td>
+      {canManage(myRole) ? (
+        <td className="cell-actions">
+          {editable ? (
+            <ConfirmButton
+              label={isMe ? 'Leave team' : 'Remove'}
+              confirmLabel={isMe ? 'Confirm leave' : 'Confirm remove'}
+              pendingLabel="Removing…"
+              pending={remove.pending}
+              describedBy={nameId}
+              onConfirm={() =>
+                void remove.run(async () => {
+                  await api.delete(path);
+                  onChanged(member, true);
+                })
+              }
+            />
+          ) : null}
+          <FormError message={change.error ?? remove.error} />
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+function AddMemberForm({ base, myRole, onAdded }: { base: string; myRole: TeamRole; onAdded: () => void }) {
   const [email, setEmail] = useState('');
-  const [memberRole, setMemberRole] = useState<MemberRole>('member');
+  const [memberRole, setMemberRole] = useState<TeamRole>('member');
   const action = useAction();
+  const options: SelectOption[] = grantableRoles(myRole).map((r) => ({ value: r, label: `${ROLE_LABELS[r]} — ${ROLE_HINTS[r]}` }));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -75,14 +174,8 @@ function AddMemberForm({ base, onAdded }: { base: string; onAdded: () => void })
       <h3 id="add-member">Add a member</h3>
       <p className="muted small">The person needs an H account already; they can sign up at this address.</p>
       <div className="form-row">
-        <Field id="member-email" label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <SelectField
-          id="member-role"
-          label="Role"
-          value={memberRole}
-          options={ASSIGNABLE_ROLES.map((r) => ({ value: r.value, label: `${ROLE_LABELS[r.value]} — ${r.hint}` }))}
-          onChange={(value) => setMemberRole(value as MemberRole)}
-        />
+        <Field id="member-email" label="Email" type="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
+        <SelectField id="member-role" label="Role" value={memberRole} options={options} onChange={(value) => setMemberRole(value as TeamRole)} />
       </div>
       <FormError message={action.error} />
       <div>

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { Unavailable } from '../../components/unavailable';
 import type { ListResponse, Team, Workspace } from '../../lib/api-types';
-import { ROLE_LABELS } from '../../lib/roles';
+import { canWrite, ROLE_LABELS } from '../../lib/roles';
 import { useApiQuery } from '../../lib/use-api-query';
 import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
 import { MembersSection } from './members-section';
@@ -41,7 +41,8 @@ export function TeamView({ teamId }: { teamId: string }) {
       </div>
       <WorkspacesSection base={base} role={role} workspaces={workspaces} />
       <MembersSection base={base} role={role} />
-      <TokensSection base={base} role={role} workspaces={workspaces.data?.items ?? []} />
+      {/* Tokens are listed to members and up; a viewer's request would answer 403. */}
+      {canWrite(role) ? <TokensSection base={base} role={role} workspaces={workspaces.data?.items ?? []} /> : null}
       <ProviderKeySection base={base} role={role} />
     </>
   );

@@ -8,11 +8,23 @@ import { FormError } from '../../components/form-error';
 import { SelectField } from '../../components/select-field';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import type { ApiToken, CreatedApiToken, ListResponse, TeamRole, Workspace } from '../../lib/api-types';
+import type { ApiToken, CreatedApiToken, ListResponse, TeamRole, TokenScope, Workspace } from '../../lib/api-types';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { canWrite } from '../../lib/roles';
+import { canManage } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
+
+// A token never gets more than its creator's role; the api checks that too.
+const SCOPE_CHOICES: { value: string; scopes: TokenScope[]; label: string; adminOnly: boolean }[] = [
+  { value: 'read', scopes: ['read'], label: 'Read only', adminOnly: false },
+  { value: 'write', scopes: ['read', 'write'], label: 'Read and write', adminOnly: false },
+  { value: 'admin', scopes: ['read', 'write', 'admin'], label: 'Admin', adminOnly: true },
+];
+
+function scopeLabel(scopes: TokenScope[]): string {
+  if (scopes.includes('admin')) return 'Admin';
+  return scopes.includes('write') ? 'Read and write' : 'Read only';
+}
 
 const EXPIRY_CHOICES = [
   { days: 30, label: '30 days' },
@@ -24,7 +36,6 @@ const EXPIRY_CHOICES = [
 export function TokensSection({ base, role, workspaces }: { base: string; role: TeamRole; workspaces: Workspace[] }) {
   const tokens = useApiQuery<ListResponse<ApiToken>>(base + '/tokens');
   const [created, setCreated] = useState<CreatedApiToken>();
-  const writable = canWrite(role);
   const items = tokens.data?.items;
   const workspaceName = (id: string | null) => (id ? (workspaces.find((w) => w.id === id)?.name ?? 'one workspace') : 'Whole team');
 
@@ -47,30 +58,27 @@ export function TokensSection({ base, role, workspaces }: { base: string; role: 
               <th scope="col">Access</th>
               <th scope="col">Expires</th>
               <th scope="col">Last used</th>
-              {writable ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {items.map((t) => (
-              <TokenRow key={t.id} token={t} access={workspaceName(t.workspaceId)} base={base} writable={writable} onRevoked={tokens.reload} />
+              <TokenRow key={t.id} token={t} access={workspaceName(t.workspaceId)} base={base} onRevoked={tokens.reload} />
             ))}
           </tbody>
         </table>
       ) : null}
-      {writable ? (
-        <CreateTokenForm
-          base={base}
-          workspaces={workspaces}
-          onCreated={(result) => {
-            setCreated(result);
-            tokens.reload();
-          }}
-        />
-      ) : null}
+      <CreateTokenForm
+        base={base}
+        workspaces={workspaces}
+        allowAdmin={canManage(role)}
+        onCreated={(result) => {
+          setCreated(result);
+          tokens.reload();
+        }}
+      />
     </section>
   );
 }
@@ -79,13 +87,11 @@ function TokenRow({
   token,
   access,
   base,
-  writable,
   onRevoked,
 }: {
   token: ApiToken;
   access: string;
   base: string;
-  writable: boolean;
   onRevoked: () => void;
 }) {
   const revoke = useAction();
@@ -94,25 +100,26 @@ function TokenRow({
     <tr>
       <td id={nameId}>{token.name}</td>
       <td className="mono">{token.prefix}…</td>
-      <td>{access}</td>
+      <td>
+        {access}
+        <div className="muted small">{scopeLabel(token.scopes)}</div>
+      </td>
       <td>{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
       <td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</td>
-      {writable ? (
-        <td className="cell-actions">
-          <ConfirmButton
-            label="Revoke"
-            confirmLabel="Confirm revoke"
-            pendingLabel="Revoking…"
-            pending={revoke.pending}
-            describedBy={nameId}
-            onConfirm={() => void revoke.run(async () => {
-              await api.delete(`${base}/tokens/${encodeURIComponent(token.id)}`);
-              onRevoked();
-            })}
-          />
-          <FormError message={revoke.error} />
-        </td>
-      ) : null}
+      <td className="cell-actions">
+        <ConfirmButton
+          label="Revoke"
+          confirmLabel="Confirm revoke"
+          pendingLabel="Revoking…"
+          pending={revoke.pending}
+          describedBy={nameId}
+          onConfirm={() => void revoke.run(async () => {
+            await api.delete(`${base}/tokens/${encodeURIComponent(token.id)}`);
+            onRevoked();
+          })}
+        />
+        <FormError message={revoke.error} />
+      </td>
     </tr>
   );
 }
@@ -138,21 +145,25 @@ function NewTokenSecret({ created, onDone }: { created: CreatedApiToken; onDone:
 function CreateTokenForm({
   base,
   workspaces,
+  allowAdmin,
   onCreated,
 }: {
   base: string;
   workspaces: Workspace[];
+  allowAdmin: boolean;
   onCreated: (created: CreatedApiToken) => void;
 }) {
   const [name, setName] = useState('');
   const [workspaceId, setWorkspaceId] = useState('');
   const [expiresInDays, setExpiresInDays] = useState(90);
+  const [scope, setScope] = useState('write');
   const action = useAction();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void action.run(async () => {
-      const body: { name: string; workspaceId?: string; expiresInDays?: number } = { name: name.trim() };
+      const scopes = SCOPE_CHOICES.find((c) => c.value === scope)?.scopes ?? ['read'];
+      const body: { name: string; scopes: TokenScope[]; workspaceId?: string; expiresInDays?: number } = { name: name.trim(), scopes };
       if (workspaceId) body.workspaceId = workspaceId;
       if (expiresInDays > 0) body.expiresInDays = expiresInDays;
       const result = await api.post<CreatedApiToken>(base + '/tokens', body);
@@ -165,13 +176,20 @@ function CreateTokenForm({
     <form onSubmit={onSubmit} className="form subform" aria-labelledby="create-token">
       <h3 id="create-token">New API token</h3>
       <div className="form-row">
-        <Field id="token-name" label="Token name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        <Field id="token-name" label="Token name" required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
         <SelectField
           id="token-workspace"
           label="Access"
           value={workspaceId}
           options={[{ value: '', label: 'Whole team' }, ...workspaces.map((w) => ({ value: w.id, label: `Only ${w.name}` }))]}
           onChange={setWorkspaceId}
+        />
+        <SelectField
+          id="token-scope"
+          label="Permissions"
+          value={scope}
+          options={SCOPE_CHOICES.filter((c) => allowAdmin || !c.adminOnly)}
+          onChange={setScope}
         />
         <SelectField
           id="token-expiry"

@@ -50,6 +50,7 @@ export function WorkspacesSection({
                 </td>
                 <td>
                   <StatusBadge status={w.status} />
+                  {w.status === 'error' && w.statusMessage ? <div className="muted small">{w.statusMessage}</div> : null}
                 </td>
                 <td>{formatDate(w.createdAt)}</td>
               </tr>
@@ -83,7 +84,7 @@ function CreateWorkspaceForm({ base, onCreated }: { base: string; onCreated: () 
     <form onSubmit={onSubmit} className="form subform" aria-labelledby="create-workspace">
       <h3 id="create-workspace">New workspace</h3>
       <div className="form-row">
-        <Field id="workspace-name" label="Workspace name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        <Field id="workspace-name" label="Workspace name" required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
         <Field
           id="workspace-description"
           label="Description (optional)"

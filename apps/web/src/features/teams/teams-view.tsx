@@ -78,7 +78,7 @@ function CreateTeamForm({ onCreated }: { onCreated: (team: Team) => void }) {
     <section className="panel" aria-labelledby="create-team">
       <h2 id="create-team">Create a team</h2>
       <form onSubmit={onSubmit} className="form form-inline">
-        <Field id="team-name" label="Team name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        <Field id="team-name" label="Team name" required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
         <SubmitButton pending={action.pending} pendingLabel="Creating…">
           Create team
         </SubmitButton>

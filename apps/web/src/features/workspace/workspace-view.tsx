@@ -12,7 +12,7 @@ import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
 const STATUS_TEXT: Record<WorkspaceStatus, string> = {
   provisioning: 'H is setting up this workspace. This page updates by itself.',
   ready: 'This workspace is set up and ready.',
-  error: 'Setting up this workspace failed. Ask a team admin to check the worker logs.',
+  error: 'Setting up this workspace failed.',
 };
 
 export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
@@ -45,9 +45,14 @@ export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
       <section className="panel" aria-labelledby="workspace-status">
         <h2 id="workspace-status">Status</h2>
         <p aria-live="polite">{STATUS_TEXT[w.status]}</p>
+        {w.statusMessage ? <p className={w.status === 'error' ? 'form-error' : 'muted'}>{w.statusMessage}</p> : null}
         <dl className="facts">
           <dt>Created</dt>
           <dd>{formatDateTime(w.createdAt)}</dd>
+          <dt>Set up</dt>
+          <dd>{w.setupAt ? formatDateTime(w.setupAt) : 'Not yet'}</dd>
+          <dt>Network access</dt>
+          <dd>{w.networkEnabled ? 'Allowed' : 'Off: the sandbox cannot reach the network'}</dd>
           <dt>Workspace id</dt>
           <dd className="mono">{w.id}</dd>
         </dl>

@@ -31,8 +31,8 @@ export function SignupForm() {
     <div className="panel auth-panel">
       <h1>Create your H account</h1>
       <form onSubmit={onSubmit} className="form">
-        <Field id="name" label="Name" autoComplete="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
-        <Field id="email" label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field id="name" label="Name" autoComplete="name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        <Field id="email" label="Email" type="email" autoComplete="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
         <Field
           id="password"
           label="Password"
