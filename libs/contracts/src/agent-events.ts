@@ -74,6 +74,8 @@ export const agentEventDataSchemas = {
     durationMs: z.number(),
     /** Locator of the full output when the result was distilled or spilled (`[cmd #N]`). */
     outputId: z.number().optional(),
+    /** What the stored output is (e.g. the command line). */
+    outputLabel: z.string().optional(),
     /** The full output behind `outputId`, so `read_command_output` survives a rebuild. */
     fullOutput: z.string().optional(),
     data: z.unknown().optional(),

@@ -1,0 +1,368 @@
+// The agent loop (seed: "Agent loop internals"): request → stream → execute the batch of tool
+// calls in order → repeat, until task_complete is accepted, a plain reply ends a run in which no
+// work was done, the run is cancelled, or it fails. Every state change is an event, applied to
+// the Conversation through the same reducer a rebuild uses, then handed to `onEvent`.
+import type { AgentEvent, AgentTodo, RunUsage, Workspace } from '@h/contracts';
+import { getModelInfo, isModelError, type ChatMessage, type ModelProvider, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
+import { newRunToolState, ToolRegistry, type ToolContext, type ToolResult } from '@h/tools';
+import { DEFAULT_COMPACTION, planCompaction, type CompactionSettings } from './compaction';
+import { estimateMessagesTokens, estimateToolsTokens } from './context-estimate';
+import { Conversation } from './conversation';
+import { buildGuidance, buildSystemPrompt, ItrSelector } from './prompt/itr';
+import { spillIfOversize } from './spill';
+import { UsageMeter } from './usage-meter';
+
+export const DEFAULT_MAX_STEPS = 50;
+/** Plain replies after work was done that get a reminder before the run fails. */
+const MAX_FINAL_REPLY_REMINDERS = 2;
+/** Whole-step retries when a stream breaks after output reached us (the provider will not retry then). */
+const MAX_STREAM_RESTARTS = 1;
+
+export const FINAL_REPLY_REMINDER =
+  'Tools were used in this task, so finish with write_summary and then task_complete (both may go in one response). A plain-text reply only ends tasks that needed no tools.';
+const CANCELLED_RESULT = 'Cancelled: the run was stopped before this call ran.';
+const SKIPPED_AFTER_COMPLETE = 'Skipped: task_complete was already accepted in this response.';
+
+export interface StepTiming {
+  step: number;
+  totalMs: number;
+  modelMs: number;
+  toolMs: number;
+  sinkMs: number;
+  /** totalMs minus model, tool and event-sink time: what the engine itself costs. */
+  engineMs: number;
+}
+
+export interface AgentRunOptions {
+  provider: ModelProvider;
+  model: string;
+  thinking?: boolean;
+  workspace: Workspace;
+  tools?: ToolRegistry;
+  /** The session so far, from `rebuildConversation(events)`; a new one when absent. */
+  conversation?: Conversation;
+  /** The new user message. Omit when the caller already appended `message.user` to the log and the conversation. */
+  userMessage?: string;
+  signal?: AbortSignal;
+  /** Receives every event in order; awaited, so persistence keeps order. */
+  onEvent: (event: AgentEvent) => void | Promise<void>;
+  maxSteps?: number;
+  maxTokens?: number;
+  compaction?: Partial<CompactionSettings>;
+  /** Language-server diagnostics for read_problems, when a sandbox has them. */
+  diagnostics?: ToolContext['diagnostics'];
+  /** Extra HTTP headers per model request (e.g. x-conversation-id for the scripted server). */
+  requestHeaders?: Record<string, string>;
+  onStepTiming?: (timing: StepTiming) => void;
+}
+
+export type AgentRunStatus = 'done' | 'failed' | 'cancelled';
+
+export interface AgentRunResult {
+  status: AgentRunStatus;
+  summary: string | null;
+  reply: string | null;
+  error?: { code: string; message: string };
+  usage: RunUsage;
+  steps: number;
+  conversation: Conversation;
+}
+
+class RunCancelled extends Error {}
+
+export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
+  return new AgentRun(options).run();
+}
+
+class AgentRun {
+  private readonly conversation: Conversation;
+  private readonly tools: ToolRegistry;
+  private readonly signal: AbortSignal;
+  private readonly meter: UsageMeter;
+  private readonly itr = new ItrSelector();
+  private readonly compaction: CompactionSettings;
+  private readonly toolState;
+  private systemMessage!: ChatMessage;
+  private readonly contextWindow: number;
+  private toolsTokens = 0;
+  private steps = 0;
+  private workDone = false;
+  private reminders = 0;
+  private sinkMs = 0;
+
+  constructor(private readonly o: AgentRunOptions) {
+    this.conversation = o.conversation ?? new Conversation();
+    this.tools = o.tools ?? new ToolRegistry();
+    this.signal = o.signal ?? new AbortController().signal;
+    this.meter = new UsageMeter(o.model);
+    this.compaction = { ...DEFAULT_COMPACTION, ...o.compaction };
+    this.toolState = newRunToolState(this.conversation.todos);
+    this.contextWindow = getModelInfo(o.model).contextWindow;
+  }
+
+  async run(): Promise<AgentRunResult> {
+    try {
+      await this.start();
+      while (this.steps < (this.o.maxSteps ?? DEFAULT_MAX_STEPS)) {
+        this.steps++;
+        const outcome = await this.step();
+        if (outcome) return outcome;
+      }
+      return this.fail('step_limit', `Stopped after ${this.steps} model requests without task_complete (step limit).`);
+    } catch (err) {
+      if (err instanceof RunCancelled || this.signal.aborted) return this.cancelled();
+      return this.fail('internal_error', `Agent loop error: ${(err as Error).message}`);
+    }
+  }
+
+  private async start(): Promise<void> {
+    const c = this.conversation;
+    c.closeOpenCalls();
+    for (const m of c.messages) this.itr.observeMessage(m);
+    if (this.o.userMessage !== undefined) this.itr.observe(this.o.userMessage);
+    // The session's first run fixes the system prompt; later runs reuse it byte for byte.
+    const systemChunkIds = c.systemChunkIds ?? this.itr.selected();
+    await this.emit({ type: 'run.started', data: { model: this.o.model, thinking: this.o.thinking ?? false, systemChunkIds } });
+    this.systemMessage = { role: 'system', content: buildSystemPrompt(c.systemChunkIds ?? systemChunkIds, this.o.workspace.root) };
+    this.toolsTokens = estimateToolsTokens(this.tools.definitions());
+    if (this.o.userMessage !== undefined) await this.emit({ type: 'message.user', data: { content: this.o.userMessage } });
+  }
+
+  /** One model request and its tool calls; returns the result when the run ends. */
+  private async step(): Promise<AgentRunResult | null> {
+    const t0 = performance.now();
+    this.sinkMs = 0;
+    this.checkCancelled();
+    await this.compactIfNeeded();
+    await this.appendNewGuidance();
+
+    const model = await this.requestModel();
+    const modelMs = model.ms;
+    if (model.outcome) return model.outcome;
+    const message = model.message;
+    const calls = message.toolCalls ?? [];
+    let toolMs = 0;
+    let outcome: AgentRunResult | null = null;
+    if (calls.length === 0) {
+      outcome = await this.onPlainReply(message);
+    } else {
+      this.workDone = true;
+      toolMs = await this.executeBatch(calls);
+      if (this.toolState.completed) outcome = await this.done(null);
+      else if (this.signal.aborted) outcome = await this.cancelled();
+    }
+    const totalMs = performance.now() - t0;
+    this.o.onStepTiming?.({
+      step: this.steps, totalMs, modelMs, toolMs, sinkMs: this.sinkMs,
+      engineMs: Math.max(0, totalMs - modelMs - toolMs - this.sinkMs),
+    });
+    return outcome;
+  }
+
+  private async compactIfNeeded(): Promise<void> {
+    const plan = planCompaction(this.conversation.messages, this.systemMessage.content ?? '', this.compaction);
+    if (plan) await this.emit({ type: 'compaction', data: plan });
+  }
+
+  // Newly triggered ITR chunks go after the cached prefix, as a message at the end, never into
+  // the system prompt: rewriting early bytes would throw away the provider's prefix cache.
+  private async appendNewGuidance(): Promise<void> {
+    const included = this.conversation.includedChunkIds();
+    const fresh = this.itr.selected().filter((id) => !included.has(id));
+    if (fresh.length > 0) await this.emit({ type: 'prompt.guidance', data: { chunkIds: fresh, content: buildGuidance(fresh) } });
+  }
+
+  private async requestModel(): Promise<
+    { ms: number; outcome: AgentRunResult; message?: undefined } | { ms: number; outcome?: undefined; message: ChatMessage }
+  > {
+    let ms = 0;
+    for (let attempt = 0; ; attempt++) {
+      const partial = { text: '' };
+      const started = performance.now();
+      try {
+        const { message, finishReason, usage, waitedMs } = await this.stream(partial);
+        ms += waitedMs;
+        await this.emit({
+          type: 'message.assistant',
+          data: { content: message.content, reasoningContent: message.reasoningContent ?? null, toolCalls: message.toolCalls, finishReason },
+        });
+        const cost = this.meter.add(usage);
+        await this.emit({
+          type: 'usage',
+          data: {
+            request: usage ?? { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0 },
+            cost,
+            totals: this.meter.snapshot(),
+            contextTokens: this.contextTokens(),
+            contextWindow: this.contextWindow,
+          },
+        });
+        return { ms, message };
+      } catch (err) {
+        ms += performance.now() - started;
+        if (this.signal.aborted || (isModelError(err) && err.code === 'cancelled')) {
+          // Keep what the user already saw; a half-streamed tool call is dropped (never run).
+          if (partial.text) await this.emit({ type: 'message.assistant', data: { content: partial.text, finishReason: 'cancelled' } });
+          return { ms, outcome: await this.cancelled() };
+        }
+        const retryable = isModelError(err) && err.retryable;
+        if (retryable && attempt < MAX_STREAM_RESTARTS) {
+          await this.emit({ type: 'error', data: { code: 'model_stream_restarted', message: `Model stream broke, retrying the request: ${(err as Error).message}` } });
+          continue;
+        }
+        const code = isModelError(err) ? `model_${err.code}` : 'model_error';
+        const attempts = isModelError(err) ? ` after ${err.attempts} attempt(s)` : '';
+        return { ms, outcome: await this.fail(code, `The model provider failed${attempts}: ${(err as Error).message}`) };
+      }
+    }
+  }
+
+  // Streams one response; time spent waiting on the provider is measured separately from ours.
+  private async stream(partial: { text: string }) {
+    const request = {
+      model: this.o.model,
+      messages: [this.systemMessage, ...this.conversation.messages],
+      // The registry's frozen definitions: the same bytes, in the same order, on every request.
+      tools: this.tools.definitions() as ToolDefinition[],
+      thinking: this.o.thinking,
+      maxTokens: this.o.maxTokens,
+      signal: this.signal,
+      headers: this.o.requestHeaders,
+    };
+    const iterator = this.o.provider.stream(request)[Symbol.asyncIterator]();
+    let waitedMs = 0;
+    let usage: ModelUsage | undefined;
+    try {
+      for (;;) {
+        const t = performance.now();
+        const next = await iterator.next();
+        waitedMs += performance.now() - t;
+        if (next.done) throw new Error('model stream ended without a final message');
+        const ev = next.value;
+        if (this.signal.aborted) throw new RunCancelled();
+        if (ev.type === 'text') {
+          partial.text += ev.delta;
+          await this.emit({ type: 'text.delta', data: { delta: ev.delta } });
+        } else if (ev.type === 'thinking') {
+          await this.emit({ type: 'thinking.delta', data: { delta: ev.delta } });
+        } else if (ev.type === 'usage') {
+          usage = ev.usage;
+        } else if (ev.type === 'done') {
+          return { message: ev.message, finishReason: ev.finishReason, usage, waitedMs };
+        }
+      }
+    } finally {
+      // Stops the HTTP stream when we leave early (cancel, error).
+      await iterator.return?.().catch(() => undefined);
+    }
+  }
+
+  private async onPlainReply(message: ChatMessage): Promise<AgentRunResult | null> {
+    // The seed's final-reply rule: plain text ends the task only when no work was done.
+    if (!this.workDone) return this.done(message.content ?? '');
+    if (this.reminders >= MAX_FINAL_REPLY_REMINDERS) {
+      return this.fail('no_completion', 'The model kept replying in plain text after doing work, without write_summary and task_complete.');
+    }
+    this.reminders++;
+    await this.emit({ type: 'message.user', data: { content: FINAL_REPLY_REMINDER, synthetic: true } });
+    return null;
+  }
+
+  /** Runs a batch in order; returns the time spent inside tools. */
+  private async executeBatch(calls: ToolCall[]): Promise<number> {
+    let toolMs = 0;
+    for (const call of calls) {
+      if (this.signal.aborted) {
+        await this.endTool(call, { text: CANCELLED_RESULT, isError: true }, 0);
+        continue;
+      }
+      if (this.toolState.completed) {
+        await this.endTool(call, { text: SKIPPED_AFTER_COMPLETE, isError: true }, 0);
+        continue;
+      }
+      const tool = this.tools.get(call.name);
+      await this.emit({ type: 'tool.start', data: { toolCallId: call.id, name: call.name, arguments: call.arguments, category: tool?.category ?? null } });
+      const t = performance.now();
+      const result = await this.tools.run(call.name, call.arguments, this.toolContext());
+      const ms = performance.now() - t;
+      toolMs += ms;
+      await this.endTool(call, result, ms);
+    }
+    return toolMs;
+  }
+
+  private async endTool(call: ToolCall, raw: ToolResult, durationMs: number): Promise<void> {
+    const stored = raw.outputId !== undefined ? this.conversation.outputs.get(raw.outputId) : undefined;
+    const spilled = spillIfOversize(raw.text, this.conversation.outputs, `${call.name} ${call.arguments}`.slice(0, 200));
+    const result = spilled?.text ?? raw.text;
+    this.itr.observe(call.name);
+    this.itr.observe(result);
+    await this.emit({
+      type: 'tool.end',
+      data: {
+        toolCallId: call.id,
+        name: call.name,
+        result,
+        isError: raw.isError ?? false,
+        durationMs: Math.round(durationMs),
+        ...(spilled
+          ? { outputId: spilled.outputId, outputLabel: `${call.name} result`, fullOutput: spilled.fullOutput }
+          : stored
+            ? { outputId: stored.id, outputLabel: stored.label, fullOutput: stored.text }
+            : {}),
+        ...(raw.data !== undefined ? { data: raw.data } : {}),
+      },
+    });
+    if (raw.isError) return;
+    if (call.name === 'write_todos') await this.emit({ type: 'todos.updated', data: { todos: this.toolState.todos as AgentTodo[] } });
+    if (call.name === 'write_summary' && this.toolState.summary) {
+      await this.emit({ type: 'summary.written', data: { summary: this.toolState.summary } });
+    }
+  }
+
+  private toolContext(): ToolContext {
+    return {
+      workspace: this.o.workspace,
+      signal: this.signal,
+      outputs: this.conversation.outputs,
+      state: this.toolState,
+      diagnostics: this.o.diagnostics,
+    };
+  }
+
+  private contextTokens(): number {
+    return estimateMessagesTokens(this.conversation.messages, this.systemMessage.content ?? '') + this.toolsTokens;
+  }
+
+  private checkCancelled(): void {
+    if (this.signal.aborted) throw new RunCancelled();
+  }
+
+  private async done(reply: string | null): Promise<AgentRunResult> {
+    const summary = this.toolState.summary;
+    await this.emit({ type: 'run.done', data: { summary, reply, usage: this.meter.snapshot() } });
+    return this.result('done', { summary, reply });
+  }
+
+  private async fail(code: string, message: string): Promise<AgentRunResult> {
+    await this.emit({ type: 'run.failed', data: { code, message, usage: this.meter.snapshot() } });
+    return this.result('failed', { error: { code, message } });
+  }
+
+  private async cancelled(): Promise<AgentRunResult> {
+    this.conversation.closeOpenCalls();
+    await this.emit({ type: 'run.cancelled', data: { usage: this.meter.snapshot() } });
+    return this.result('cancelled', {});
+  }
+
+  private result(status: AgentRunStatus, extra: Partial<AgentRunResult>): AgentRunResult {
+    return { status, summary: null, reply: null, usage: this.meter.snapshot(), steps: this.steps, conversation: this.conversation, ...extra };
+  }
+
+  private async emit(event: AgentEvent): Promise<void> {
+    this.conversation.apply(event);
+    const t = performance.now();
+    await this.o.onEvent(event);
+    this.sinkMs += performance.now() - t;
+  }
+}

@@ -1,0 +1,133 @@
+// The model conversation as a fold over agent events. The live loop applies every event it emits
+// through this same reducer, so the messages it sends are, by construction, exactly what
+// `rebuildConversation(events)` yields later from the persisted log (event sourcing).
+import type { AgentEvent, AgentTodo } from '@h/contracts';
+import type { ChatMessage } from '@h/llm';
+import { OutputStore } from '@h/tools';
+
+/** Result text for a tool call that has no recorded result (crash, cancel, lost event). */
+export const INTERRUPTED_RESULT = 'Error: no result was recorded for this call (the run was interrupted before it finished).';
+export const COMPACTION_PREFIX = '[Compacted history]';
+
+/** Any stored event: agent events plus whatever else the session log holds (ignored here). */
+export interface StoredEvent {
+  type: string;
+  data: unknown;
+}
+
+export class Conversation {
+  readonly messages: ChatMessage[] = [];
+  /** Chunks of the system prompt, fixed by the session's first run. */
+  systemChunkIds: string[] | null = null;
+  /** Chunks appended later as guidance messages, in order. */
+  readonly guidanceChunkIds: string[] = [];
+  todos: AgentTodo[] = [];
+  readonly outputs = new OutputStore();
+  /** Calls of the last assistant message that still wait for their result. */
+  private readonly open = new Map<string, string>();
+
+  apply(event: StoredEvent): void {
+    const e = event as AgentEvent;
+    switch (e.type) {
+      case 'run.started':
+        this.systemChunkIds ??= [...e.data.systemChunkIds];
+        return;
+      case 'message.user':
+        this.push({ role: 'user', content: e.data.content });
+        return;
+      case 'message.assistant': {
+        const message: ChatMessage = { role: 'assistant', content: e.data.content };
+        if (e.data.reasoningContent) message.reasoningContent = e.data.reasoningContent;
+        if (e.data.toolCalls?.length) message.toolCalls = e.data.toolCalls.map((c) => ({ ...c }));
+        this.push(message);
+        for (const call of message.toolCalls ?? []) this.open.set(call.id, call.name);
+        return;
+      }
+      case 'prompt.guidance':
+        this.appendGuidance(e.data.content);
+        this.guidanceChunkIds.push(...e.data.chunkIds);
+        return;
+      case 'tool.end':
+        if (e.data.fullOutput !== undefined && e.data.outputId !== undefined) {
+          this.outputs.restore({ id: e.data.outputId, label: e.data.outputLabel ?? e.data.name, text: e.data.fullOutput });
+        }
+        // A result whose call is not open (duplicate, or after a later message) would break the
+        // API's pairing rule; the call already has its result or a synthetic one.
+        if (!this.open.delete(e.data.toolCallId)) return;
+        this.messages.push({ role: 'tool', content: e.data.result, toolCallId: e.data.toolCallId, name: e.data.name });
+        return;
+      case 'todos.updated':
+        this.todos = e.data.todos.map((t) => ({ ...t }));
+        return;
+      case 'compaction':
+        this.closeOpenCalls();
+        this.messages.splice(0, e.data.replacedMessages, { role: 'user', content: e.data.summary });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Every chunk already in front of the model (system prompt and guidance). */
+  includedChunkIds(): Set<string> {
+    return new Set([...(this.systemChunkIds ?? []), ...this.guidanceChunkIds]);
+  }
+
+  /** Closes calls left without results (the log ended mid-batch), keeping the pairing invariant. */
+  closeOpenCalls(): void {
+    for (const [id, name] of this.open) this.messages.push({ role: 'tool', content: INTERRUPTED_RESULT, toolCallId: id, name });
+    this.open.clear();
+  }
+
+  get hasOpenCalls(): boolean {
+    return this.open.size > 0;
+  }
+
+  // Guidance joins the newest message, which the model has not seen yet, so every byte already
+  // sent stays put. Not a mid-conversation system message: DeepSeek's chat template gathers all
+  // system messages into the prompt's head, which would rewrite the cached prefix. Not a new user
+  // message after tool results either: that opens a new turn in the middle of a tool-calling one.
+  private appendGuidance(content: string): void {
+    this.closeOpenCalls();
+    const last = this.messages[this.messages.length - 1];
+    if (last && (last.role === 'tool' || last.role === 'user')) {
+      this.messages[this.messages.length - 1] = { ...last, content: `${last.content ?? ''}\n\n${content}` };
+    } else {
+      this.messages.push({ role: 'user', content });
+    }
+  }
+
+  private push(message: ChatMessage): void {
+    this.closeOpenCalls();
+    this.messages.push(message);
+  }
+}
+
+/** The model conversation of a session, from its persisted events alone. */
+export function rebuildConversation(events: Iterable<StoredEvent>): Conversation {
+  const conversation = new Conversation();
+  for (const event of events) conversation.apply(event);
+  conversation.closeOpenCalls();
+  return conversation;
+}
+
+/** Checks the API's rule: every assistant tool call is answered right after it, nothing else. */
+export function pairingViolations(messages: readonly ChatMessage[]): string[] {
+  const problems: string[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m.role === 'tool') {
+      problems.push(`message ${i}: tool result ${m.toolCallId} without a preceding call`);
+      continue;
+    }
+    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
+    const expected = new Set(m.toolCalls.map((c) => c.id));
+    let j = i + 1;
+    for (; j < messages.length && messages[j].role === 'tool'; j++) {
+      if (!expected.delete(messages[j].toolCallId ?? '')) problems.push(`message ${j}: unexpected result ${messages[j].toolCallId}`);
+    }
+    for (const id of expected) problems.push(`message ${i}: call ${id} has no result`);
+    i = j - 1;
+  }
+  return problems;
+}

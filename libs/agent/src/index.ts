@@ -1,0 +1,16 @@
+export {
+  runAgent,
+  DEFAULT_MAX_STEPS,
+  FINAL_REPLY_REMINDER,
+  type AgentRunOptions,
+  type AgentRunResult,
+  type AgentRunStatus,
+  type StepTiming,
+} from './agent-run';
+export { Conversation, rebuildConversation, pairingViolations, INTERRUPTED_RESULT, COMPACTION_PREFIX, type StoredEvent } from './conversation';
+export { planCompaction, DEFAULT_COMPACTION, type CompactionPlan, type CompactionSettings } from './compaction';
+export { spillIfOversize, SPILL_THRESHOLD_BYTES, type Spilled } from './spill';
+export { estimateMessagesTokens, estimateToolsTokens, CHARS_PER_TOKEN } from './context-estimate';
+export { UsageMeter } from './usage-meter';
+export { ItrSelector, selectChunks, buildSystemPrompt, buildGuidance, renderChunks } from './prompt/itr';
+export { PROMPT_CHUNKS, MIN_TRIGGER_SCORE, type PromptChunk } from './prompt/prompt-chunks';

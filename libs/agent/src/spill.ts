@@ -1,0 +1,28 @@
+// The generic spill policy of the dsh host (seed 003): a tool result above 50,000 UTF-8 bytes is
+// kept whole outside the model context and replaced by a bounded head/tail preview plus a
+// locator; read_command_output retrieves it. Only the preview is ever resent to the model.
+import type { OutputStore } from '@h/tools';
+
+export const SPILL_THRESHOLD_BYTES = 50_000;
+const HEAD_CHARS = 2_000;
+const TAIL_CHARS = 1_000;
+
+export interface Spilled {
+  text: string;
+  outputId: number;
+  fullOutput: string;
+}
+
+/** null when the result is small enough to send as it is. */
+export function spillIfOversize(text: string, store: OutputStore, label: string, threshold = SPILL_THRESHOLD_BYTES): Spilled | null {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= threshold) return null;
+  const id = store.add(label, text);
+  const lines = text.split('\n').length;
+  const text2 =
+    `${text.slice(0, HEAD_CHARS)}\n` +
+    `… [${bytes.toLocaleString('en-US')} bytes, ${lines} lines: too large to show. Full text saved as [cmd #${id}]; ` +
+    `read it with read_command_output cmd_id=${id} (offset, limit, filter)] …\n` +
+    text.slice(-TAIL_CHARS);
+  return { text: text2, outputId: id, fullOutput: text };
+}

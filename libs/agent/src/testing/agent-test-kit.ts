@@ -1,0 +1,74 @@
+// Shared by this lib's specs and the engine benchmark: a real temp workspace, the project's
+// scripted OpenAI-compatible server over loopback HTTP, and DeepSeekProvider talking to it.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { AgentEvent } from '@h/contracts';
+import { DeepSeekProvider } from '@h/llm';
+import { CONVERSATION_HEADER, startScriptedModelServer, type Scenario, type ScriptedModelServer } from '@h/scripted-model';
+import { LocalWorkspace } from '@h/tools';
+import { runAgent, type AgentRunOptions, type AgentRunResult } from '../agent-run';
+
+export interface AgentKit {
+  dir: string;
+  workspace: LocalWorkspace;
+  server: ScriptedModelServer;
+  provider: DeepSeekProvider;
+  events: AgentEvent[];
+  write(files: Record<string, string>): void;
+  run(scenario: Scenario | null, options?: Partial<AgentRunOptions>): Promise<AgentRunResult>;
+  close(): Promise<void>;
+}
+
+let conversationCounter = 0;
+
+export async function createAgentKit(providerOptions: { maxRetries?: number; timeoutMs?: number } = {}): Promise<AgentKit> {
+  const dir = mkdtempSync(join(tmpdir(), 'h-agent-'));
+  const server = await startScriptedModelServer({ demo: false });
+  const provider = new DeepSeekProvider({
+    apiKey: 'test-key',
+    baseUrl: server.url,
+    retryBaseDelayMs: 1,
+    retryMaxDelayMs: 5,
+    random: () => 0,
+    ...providerOptions,
+  });
+  const workspace = new LocalWorkspace(dir);
+  const events: AgentEvent[] = [];
+  const write = (files: Record<string, string>) => {
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), content);
+    }
+  };
+  return {
+    dir,
+    workspace,
+    server,
+    provider,
+    events,
+    write,
+    async run(scenario, options = {}) {
+      if (scenario) {
+        server.load(scenario);
+        if (scenario.fixture) write(scenario.fixture);
+      }
+      return runAgent({
+        provider,
+        model: 'deepseek-v4-flash',
+        thinking: true,
+        workspace,
+        userMessage: 'There is a failing test in this project. Fix it.',
+        requestHeaders: { [CONVERSATION_HEADER]: `c${++conversationCounter}` },
+        onEvent: (e) => {
+          events.push(e);
+        },
+        ...options,
+      });
+    },
+    async close() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
