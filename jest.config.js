@@ -19,6 +19,8 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/apps/web/.next/'],
 };
 module.exports = {
+  // A global option in jest 30 (not per project): long enough for Docker and browser tests.
+  testTimeout: 120000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test/unit'], testMatch: ['**/*.spec.ts'] },
@@ -28,15 +30,14 @@ module.exports = {
       roots: ['<rootDir>/test/integration'],
       testMatch: ['**/*.int-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      testTimeout: 60000,
     },
     {
       ...common,
       displayName: 'e2e',
       roots: ['<rootDir>/test/e2e'],
       testMatch: ['**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      testTimeout: 120000,
+      globalSetup: '<rootDir>/test/support/e2e-setup.ts',
+      globalTeardown: '<rootDir>/test/support/e2e-teardown.ts',
     },
   ],
 };

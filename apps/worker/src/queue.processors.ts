@@ -1,15 +1,23 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '@h/config';
 import type { Job } from 'bullmq';
 import { QueueName } from '@h/jobs';
 import { JobDispatcher } from './job-dispatcher.service';
 
 // One BullMQ processor per queue; each hands jobs to the dispatcher by name.
-abstract class DispatchingProcessor extends WorkerHost {
+abstract class DispatchingProcessor extends WorkerHost implements OnApplicationBootstrap {
   protected abstract readonly logger: Logger;
 
-  constructor(private readonly dispatcher: JobDispatcher) {
+  constructor(
+    private readonly dispatcher: JobDispatcher,
+    private readonly config: AppConfig,
+  ) {
     super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.config.env.WORKER_CONCURRENCY;
   }
 
   async process(job: Job): Promise<void> {
@@ -27,6 +35,11 @@ abstract class DispatchingProcessor extends WorkerHost {
 @Processor(QueueName.Workspace)
 export class WorkspaceQueueProcessor extends DispatchingProcessor {
   protected readonly logger = new Logger(WorkspaceQueueProcessor.name);
+
+  // Nest reads constructor types from the concrete class, so each processor declares its own.
+  constructor(dispatcher: JobDispatcher, config: AppConfig) {
+    super(dispatcher, config);
+  }
 }
 
 export const QUEUE_PROCESSORS = [WorkspaceQueueProcessor];

@@ -34,8 +34,10 @@ export const envSchema = z.object({
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   SIGNUP_ENABLED: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Also write logs to this file (JSON lines); stdout stays on. */
+  /** Also write logs to this file (JSON lines). */
   LOG_FILE: z.string().optional(),
+  /** Write logs to stdout (turn off when LOG_FILE is enough, e.g. in tests). */
+  LOG_STDOUT: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),

@@ -3,12 +3,27 @@ import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { ErrorBody } from './app.exception';
 
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+// The API speaks JSON only. A body sent as text/plain or a form used to be ignored or parsed as a
+// form and then applied (a PATCH with a form body changed the record): refuse it instead, which
+// also keeps cross-site form posts (no CORS preflight) away from the API.
+function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!hasBody || req.is(JSON_TYPES)) return next();
+  const body: ErrorBody = {
+    error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the request body as JSON with "content-type: application/json".' },
+  };
+  res.status(415).json(body);
+}
+
 // Nest's built-in parser reports malformed JSON through express' default handler (HTML). Ours
-// answers with the one error shape and names the limit.
+// answers with the one error shape and names the limit. Only /api is parsed: every other path
+// goes to the web app through the proxy with its body untouched.
 export function installBodyParsers(app: INestApplication, limit: string): void {
-  app.use(express.json({ limit }));
-  app.use(express.urlencoded({ extended: false, limit }));
-  app.use((err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
+  app.use('/api', requireJsonBody);
+  app.use('/api', express.json({ limit, type: JSON_TYPES }));
+  app.use('/api', (err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     let status = err.status ?? 400;
     let body: ErrorBody;

@@ -27,8 +27,11 @@ export function loggerOptions(config: AppConfig, base: Record<string, unknown> =
 }
 
 export function logDestination(config: AppConfig): DestinationStream {
-  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ fd: 1, sync: false }) }];
-  if (config.env.LOG_FILE) streams.push({ stream: pino.destination({ dest: config.env.LOG_FILE, mkdir: true, sync: true }) });
+  // A multistream entry without a level drops everything below info; the logger's own level
+  // (LOG_LEVEL) is the one filter, so each stream takes every line it is given.
+  const streams: pino.StreamEntry[] = [];
+  if (config.env.LOG_STDOUT || !config.env.LOG_FILE) streams.push({ level: 'trace', stream: pino.destination({ fd: 1, sync: false }) });
+  if (config.env.LOG_FILE) streams.push({ level: 'trace', stream: pino.destination({ dest: config.env.LOG_FILE, mkdir: true, sync: true }) });
   return pino.multistream(streams);
 }
 

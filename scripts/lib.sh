@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Shared steps of the start and test commands. Every step is idempotent and says what it does.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+say() { printf '\033[1;34m[h]\033[0m %s\n' "$*"; }
+die() { printf '\033[1;31m[h] %s\033[0m\n' "$*" >&2; exit 1; }
+
+need_node() {
+  command -v node >/dev/null || die "Node.js 20.19+ is required (https://nodejs.org)."
+  local major; major=$(node -p 'process.versions.node.split(".")[0]')
+  [ "$major" -ge 20 ] || die "Node.js 20.19+ is required; found $(node -v)."
+}
+
+# npm ci when node_modules is missing or older than the lockfile.
+ensure_deps() {
+  need_node
+  if [ ! -d "$ROOT/node_modules" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
+    say "installing dependencies (npm ci)"
+    (cd "$ROOT" && npm ci --no-audit --no-fund)
+  fi
+}
+
+apt_install() {
+  command -v apt-get >/dev/null || die "apt-get not found: install $* yourself."
+  say "installing $* from Debian packages"
+  if [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v lock || true)" ]; then apt-get update -qq; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; }
+}
+
+ensure_postgres() {
+  if pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then return; fi
+  say "starting PostgreSQL"
+  if ! command -v pg_ctlcluster >/dev/null; then apt_install postgresql; fi
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main start
+  for _ in $(seq 1 50); do pg_isready -h 127.0.0.1 -p 5432 -q && return; sleep 0.2; done
+  die "PostgreSQL did not start on 127.0.0.1:5432"
+}
+
+ensure_redis() {
+  if redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then return; fi
+  say "starting Redis"
+  command -v redis-server >/dev/null || apt_install redis-server
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no
+  for _ in $(seq 1 50); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && return; sleep 0.2; done
+  die "Redis did not start on 127.0.0.1:6379"
+}
+
+ensure_chromium() {
+  [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || apt_install chromium
+}
+
+# Creates the database named in a postgres URL if it does not exist.
+ensure_database() {
+  local url="$1"
+  (cd "$ROOT" && node -e '
+    const { Client } = require("pg");
+    const url = new URL(process.argv[1]);
+    const name = decodeURIComponent(url.pathname.slice(1));
+    url.pathname = "/postgres";
+    const c = new Client({ connectionString: url.toString() });
+    c.connect()
+      .then(() => c.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]))
+      .then((r) => (r.rowCount ? null : c.query(`CREATE DATABASE "${name.replace(/"/g, "")}"`)))
+      .then(() => c.end())
+      .catch((e) => { console.error(e.message); process.exit(1); });
+  ' "$url")
+}
+
+migrate() {
+  say "applying database migrations"
+  (cd "$ROOT" && DATABASE_URL="$1" node prisma/engine/prisma-cli.mjs migrate deploy >/dev/null)
+}
+
+build_all() {
+  say "building (prisma client, server, web)"
+  (cd "$ROOT" && node scripts/build.mjs)
+}

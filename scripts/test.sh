@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Sets up what the tests need (dependencies, PostgreSQL, Redis, Docker, Chromium, a build) and runs
+# every tier: unit, integration (real Postgres, Redis, Docker) and e2e (the built app in headless
+# Chromium). Ends with one line "N passed, N failed, N skipped" and exits non-zero on any failure.
+# Pass tier names to run only some: scripts/test.sh unit integration
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+tiers=("$@")
+[ ${#tiers[@]} -gt 0 ] || tiers=(unit integration e2e)
+export NEXT_TELEMETRY_DISABLED=1
+export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+
+ensure_deps
+ensure_postgres
+ensure_redis
+ensure_chromium
+if [ -x infra/sandbox/ensure-docker.sh ] || [ -f infra/sandbox/ensure-docker.sh ]; then bash infra/sandbox/ensure-docker.sh; fi
+build_all
+
+summary="$ROOT/tmp/test-summary.jsonl"
+mkdir -p "$ROOT/tmp" && rm -f "$summary" && rm -rf "$ROOT/tmp/test-logs"
+export H_TEST_SUMMARY_FILE="$summary"
+
+status=0
+for tier in "${tiers[@]}"; do
+  say "running $tier tests"
+  band=()
+  [ "$tier" = unit ] || band=(--runInBand)
+  npx jest --selectProjects "$tier" "${band[@]}" --forceExit --passWithNoTests || status=1
+done
+
+node -e '
+  const fs = require("fs");
+  const lines = fs.existsSync(process.argv[1]) ? fs.readFileSync(process.argv[1], "utf8").trim().split("\n").filter(Boolean) : [];
+  const t = lines.map(JSON.parse).reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  // A tier that crashed before reporting counts as a failure, so a broken run is never green.
+  if (lines.length < Number(process.argv[2])) t.failed += Number(process.argv[2]) - lines.length;
+  console.log(`${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
+  process.exit(t.failed > 0 ? 1 : 0);
+' "$summary" "${#tiers[@]}" || status=1
+exit $status

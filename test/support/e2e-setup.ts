@@ -1,0 +1,82 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import globalSetup from './global-setup';
+import { TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
+
+// e2e tests drive H the way a user meets it: the BUILT api, worker and web as separate processes
+// (what scripts/start.sh runs), on free ports, against the test database. Build first
+// (`node scripts/build.mjs`; scripts/test.sh does it).
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __H_E2E_PROCS__: ChildProcess[] | undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitForUrl(url: string, procs: ChildProcess[], timeoutMs = 60000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const dead = procs.find((p) => p.exitCode !== null);
+    if (dead) throw new Error(`an H process exited with code ${dead.exitCode} during e2e setup; see ${TEST_LOG_DIR}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms; see ${TEST_LOG_DIR}`);
+}
+
+export default async function e2eSetup(): Promise<void> {
+  await globalSetup();
+  const root = process.cwd();
+  if (!existsSync(join(root, 'dist/apps/api/src/main.js'))) {
+    throw new Error('e2e tests run the built app: run `node scripts/build.mjs` first (scripts/test.sh does).');
+  }
+  mkdirSync(TEST_LOG_DIR, { recursive: true });
+  const [apiPort, webPort] = [await freePort(), await freePort()];
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: TEST_DATABASE_URL,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: `h-e2e-${process.pid}`,
+    H_PORT: String(apiPort),
+    H_HOST: '127.0.0.1',
+    WEB_INTERNAL_URL: `http://127.0.0.1:${webPort}`,
+    H_DATA_DIR: join(root, 'tmp/e2e-data'),
+    H_SECURE_COOKIES: 'false',
+    LOG_LEVEL: 'debug',
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
+  const start = (name: string, args: string[]) => {
+    const out = openSync(join(TEST_LOG_DIR, `e2e-${name}.log`), 'a');
+    const child = spawn(args[0], args.slice(1), { cwd: root, env, stdio: ['ignore', out, out] });
+    closeSync(out);
+    return child;
+  };
+  const procs = [
+    start('web', ['node', 'node_modules/next/dist/bin/next', 'start', 'apps/web', '-p', String(webPort), '-H', '127.0.0.1']),
+    start('worker', ['bash', 'scripts/run-node.sh', 'apps/worker/src/main.js']),
+    start('api', ['bash', 'scripts/run-node.sh', 'apps/api/src/main.js']),
+  ];
+  globalThis.__H_E2E_PROCS__ = procs;
+  const base = `http://127.0.0.1:${apiPort}`;
+  await waitForUrl(`${base}/api/ready`, procs);
+  await waitForUrl(`${base}/login`, procs);
+  process.env.H_BASE_URL = base;
+}
