@@ -1,19 +1,172 @@
-import { loadScenarioFile, builtinScenarioDir } from '@h/scripted-model';
-import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { createAgentKit, type AgentKit } from './testing/agent-test-kit';
+import { join } from 'node:path';
+import { builtinScenarioDir, loadScenarioFile } from '@h/scripted-model';
+import { FINAL_REPLY_REMINDER } from './agent-run';
+import { pairingViolations, rebuildConversation } from './conversation';
+import { createAgentKit, eventTypes, GOOD_SUMMARY, scenario, type AgentKit } from './testing/agent-test-kit';
+
+const call = (name: string, args: Record<string, unknown> = {}) => ({ name, arguments: args });
 
 describe('runAgent', () => {
   let kit: AgentKit;
-  beforeEach(async () => (kit = await createAgentKit()));
+  beforeEach(async () => (kit = await createAgentKit({ maxRetries: 1 })));
   afterEach(() => kit.close());
 
-  it('should fix a failing test end to end over HTTP', async () => {
-    const scenario = loadScenarioFile(join(builtinScenarioDir(), 'fix-failing-test.json'));
-    const result = await kit.run(scenario);
-    console.log(JSON.stringify(kit.events.filter(e => !e.type.endsWith('delta')), null, 1).slice(0, 6000));
-    console.log(kit.server.failures);
+  it('should fix a failing test end to end and leave a log that rebuilds the same conversation', async () => {
+    const result = await kit.run(loadScenarioFile(join(builtinScenarioDir(), 'fix-failing-test.json')));
+
     expect(result.status).toBe('done');
-    expect(readFileSync(join(kit.dir, 'src/math.js'), 'utf8')).toContain('a + b');
+    expect(result.summary).toContain('### Changes Made');
+    expect(readFileSync(join(kit.dir, 'src/math.js'), 'utf8')).toContain('return a + b;');
+    expect(kit.server.failures).toEqual([]);
+    expect(eventTypes(kit.events)).toEqual([
+      'run.started', 'message.user',
+      'message.assistant', 'usage', 'tool.start', 'tool.end', 'tool.start', 'tool.end',
+      'prompt.guidance', 'message.assistant', 'usage', 'tool.start', 'tool.end',
+      'prompt.guidance', 'message.assistant', 'usage', 'tool.start', 'tool.end',
+      'message.assistant', 'usage', 'tool.start', 'tool.end',
+      'message.assistant', 'usage', 'tool.start', 'tool.end', 'summary.written', 'tool.start', 'tool.end',
+      'run.done',
+    ]);
+    expect(kit.events.filter((e) => e.type === 'thinking.delta').length).toBeGreaterThan(0);
+    // Event sourcing: the persisted (non-ephemeral) events alone give back the live conversation.
+    const persisted = kit.events.filter((e) => !e.type.endsWith('.delta'));
+    const rebuilt = rebuildConversation(JSON.parse(JSON.stringify(persisted)));
+    expect(rebuilt.messages).toEqual(result.conversation.messages);
+    expect(pairingViolations(rebuilt.messages)).toEqual([]);
+    // Usage accumulated per run, cost from the price table.
+    expect(result.usage.requests).toBe(5);
+    expect(result.usage.promptTokens).toBe(kit.server.requests.reduce((n, r) => n + r.promptTokens, 0));
+    expect(result.usage.cacheHitTokens).toBeGreaterThan(0);
+    expect(result.usage.cost).toBeGreaterThan(0);
+  });
+
+  it('should keep the system prompt byte-identical and only append after the previous request, across runs', async () => {
+    kit.server.load(
+      scenario('two-runs', [
+        { toolCalls: [call('read_file', { path: 'src/math.js' })] },
+        { toolCalls: [call('run_command', { command: 'npm test' })] },
+        { toolCalls: [call('write_summary', { summary: GOOD_SUMMARY }), call('task_complete')] },
+        { text: 'It holds helpers.' },
+      ]),
+    );
+    kit.write({ 'src/math.js': 'module.exports = {};\n', 'package.json': '{"scripts":{"test":"node -e 1"}}' });
+    const headers = { 'x-conversation-id': 'same-session' };
+    const first = await kit.run(null, { requestHeaders: headers });
+    const persisted = kit.events.filter((e) => !e.type.endsWith('.delta'));
+    const second = await kit.run(null, {
+      requestHeaders: headers,
+      conversation: rebuildConversation(persisted),
+      userMessage: 'What is in src/math.js?',
+    });
+    expect([first.status, second.status, second.reply]).toEqual(['done', 'done', 'It holds helpers.']);
+
+    const bodies = kit.server.requests.map((r) => r.body);
+    const systems = bodies.map((b) => JSON.stringify(b.messages[0]));
+    expect(new Set(systems).size).toBe(1);
+    expect(new Set(bodies.map((b) => JSON.stringify(b.tools))).size).toBe(1);
+    for (let i = 1; i < bodies.length; i++) {
+      const previous = bodies[i - 1].messages.map((m: unknown) => JSON.stringify(m));
+      const current = bodies[i].messages.map((m: unknown) => JSON.stringify(m));
+      // Every earlier message is resent unchanged except the newest, which may gain guidance.
+      expect(current.slice(0, previous.length - 1)).toEqual(previous.slice(0, -1));
+      expect(current[previous.length - 1].startsWith(previous[previous.length - 1].slice(0, -2))).toBe(true);
+    }
+    expect(kit.events.filter((e) => e.type === 'run.started').map((e) => (e.data as { systemChunkIds: string[] }).systemChunkIds)).toEqual([
+      ['core_rules', 'lang_general'],
+      ['core_rules', 'lang_general'],
+    ]);
+  });
+
+  it('should end on a plain reply when no work was done', async () => {
+    const result = await kit.run(scenario('answer', [{ text: 'Hello! Ask me about the code.' }]), { userMessage: 'hi' });
+    expect(result).toMatchObject({ status: 'done', reply: 'Hello! Ask me about the code.', summary: null });
+    expect(eventTypes(kit.events)).toEqual(['run.started', 'message.user', 'message.assistant', 'usage', 'run.done']);
+  });
+
+  it('should remind the model to summarise when it replies in plain text after working', async () => {
+    kit.write({ 'a.txt': 'x' });
+    const result = await kit.run(
+      scenario('plain-after-work', [
+        { toolCalls: [call('read_file', { path: 'a.txt' })] },
+        { text: 'Done, the file says x.' },
+        { expect: { lastMessageRole: 'user', lastMessageContains: 'write_summary' }, toolCalls: [call('write_summary', { summary: GOOD_SUMMARY }), call('task_complete')] },
+      ]),
+    );
+    expect(result.status).toBe('done');
+    expect(kit.server.failures).toEqual([]);
+    expect(kit.events).toContainEqual({ type: 'message.user', data: { content: FINAL_REPLY_REMINDER, synthetic: true } });
+  });
+
+  it('should fail clearly when the model never completes after working', async () => {
+    kit.write({ 'a.txt': 'x' });
+    const result = await kit.run(
+      scenario('never-completes', [{ toolCalls: [call('read_file', { path: 'a.txt' })] }, { text: 'done' }, { text: 'done' }, { text: 'done' }]),
+    );
+    expect(result).toMatchObject({ status: 'failed', error: { code: 'no_completion' } });
+  });
+
+  it('should enforce the summary lock: a vague summary and the completion batched with it are refused', async () => {
+    kit.write({ 'a.txt': 'x' });
+    const result = await kit.run(
+      scenario('summary-lock', [
+        { toolCalls: [call('write_summary', { summary: 'I did the task' }), call('task_complete')] },
+        { expect: { messagesContain: ['Summary rejected', 'call write_summary first'] }, toolCalls: [call('write_summary', { summary: GOOD_SUMMARY }), call('task_complete')] },
+      ]),
+    );
+    expect(result.status).toBe('done');
+    expect(kit.server.failures).toEqual([]);
+    const ends = kit.events.filter((e) => e.type === 'tool.end').map((e) => [e.data.name, e.data.isError]);
+    expect(ends).toEqual([['write_summary', true], ['task_complete', true], ['write_summary', false], ['task_complete', false]]);
+  });
+
+  it('should enforce the problem lock until read_problems reports no errors', async () => {
+    kit.write({ 'package.json': JSON.stringify({ scripts: { build: 'node build.js' } }), 'build.js': 'console.error("error: broken"); process.exit(1);\n' });
+    const result = await kit.run(
+      scenario('problem-lock', [
+        { toolCalls: [call('read_problems'), call('write_summary', { summary: GOOD_SUMMARY }), call('task_complete')] },
+        {
+          expect: { lastMessageContains: 'Cannot complete: 1 error still present' },
+          toolCalls: [call('write_file', { path: 'build.js', content: 'console.log("ok");\n' })],
+        },
+        { toolCalls: [call('read_problems'), call('task_complete')] },
+      ]),
+    );
+    expect(result.status).toBe('done');
+    expect(kit.server.failures).toEqual([]);
+  });
+
+  it('should answer unknown tools and malformed arguments with error results and carry on', async () => {
+    const result = await kit.run(
+      scenario('bad-calls', [
+        { toolCalls: [{ name: 'cat', arguments: { path: 'x' } }, { name: 'read_file', arguments: '{"path":' }] },
+        { expect: { messagesContain: ['Unknown tool "cat"', 'Invalid JSON arguments for read_file'] }, text: 'Sorry.' },
+        { toolCalls: [call('write_summary', { summary: GOOD_SUMMARY }), call('task_complete')] },
+      ]),
+    );
+    expect(result.status).toBe('done');
+    expect(kit.server.failures).toEqual([]);
+  });
+
+  it('should stop at the step limit with a clear failure', async () => {
+    kit.write({ 'a.txt': 'x' });
+    const turns = Array.from({ length: 4 }, () => ({ toolCalls: [call('read_file', { path: 'a.txt' })] }));
+    const result = await kit.run(scenario('loops', turns), { maxSteps: 3 });
+    expect(result).toMatchObject({ status: 'failed', steps: 3, error: { code: 'step_limit' } });
+    expect(kit.events.at(-1)).toMatchObject({ type: 'run.failed', data: { code: 'step_limit' } });
+  });
+
+  it('should fail with the provider error when the model keeps failing', async () => {
+    kit.server.injectFault({ type: 'server_error', status: 503, times: 10 });
+    const result = await kit.run(scenario('unreachable', [{ text: 'never' }]));
+    expect(result.status).toBe('failed');
+    expect(result.error?.code).toBe('model_server');
+    expect(result.error?.message).toMatch(/^The model provider failed after 2 attempt\(s\): /);
+  });
+
+  it('should recover from a transient 429 through the provider retry', async () => {
+    kit.server.injectFault({ type: 'rate_limit', retryAfterSeconds: 0 });
+    const result = await kit.run(scenario('flaky', [{ text: 'Hi.' }]), { userMessage: 'hi' });
+    expect(result).toMatchObject({ status: 'done', reply: 'Hi.' });
   });
 });

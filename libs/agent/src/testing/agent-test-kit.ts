@@ -72,3 +72,16 @@ export async function createAgentKit(providerOptions: { maxRetries?: number; tim
     },
   };
 }
+
+/** A scenario object for the scripted server (turns answered in order). */
+export function scenario(name: string, turns: Scenario['turns'], fixture?: Record<string, string>): Scenario {
+  return { name, turns, ...(fixture ? { fixture } : {}) };
+}
+
+export const GOOD_SUMMARY =
+  '### Changes Made\n- src/math.js: add() returns a + b\n### Verification\n- npm test: all tests passed\n### Outcome\n- the failing test passes';
+
+/** Event types without the ephemeral deltas, for readable assertions. */
+export function eventTypes(events: AgentEvent[]): string[] {
+  return events.filter((e) => !e.type.endsWith('.delta')).map((e) => e.type);
+}
