@@ -1,0 +1,98 @@
+import { startStack, TestStack } from '../../support/api-harness';
+import { HttpClient, HttpResponse } from '../../support/http-client';
+import { documentedRoutes, fetchDocument, fillPath, RouteSpec, ROUTES } from './route-table';
+import { errorCode, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture, teamWithRoles } from './team-fixture';
+
+const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
+
+// Table-driven: every route in route-table.ts (which must match /api/docs-json exactly) is called
+// anonymously, by an outsider and by each role of a team, and must answer as its entry says.
+describe('access control on every route', () => {
+  let stack: TestStack;
+  let f: TeamFixture;
+  const seen: { key: string; who: string; status: number; text: string }[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack();
+    f = await teamWithRoles(stack.url, 'roles');
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  async function call(key: string, spec: RouteSpec, who: string, actor: Person | null): Promise<HttpResponse> {
+    const [method, template] = key.split(' ');
+    const req = await spec.prepare(f, actor);
+    const client = req.client ?? actor?.client ?? new HttpClient(stack.url);
+    const path = fillPath(template, req.params) + (req.query ?? '');
+    const res = await client.request(method, path, req.body);
+    seen.push({ key, who, status: res.status, text: res.text.slice(0, 200) });
+    return res;
+  }
+
+  it('should have a table entry for every documented route, and no entry for a route that does not exist', async () => {
+    const documented = documentedRoutes(await fetchDocument(stack.url)).map((r) => r.key);
+    expect(documented.filter((k) => !(k in ROUTES))).toEqual([]);
+    expect(Object.keys(ROUTES).filter((k) => !documented.includes(k))).toEqual([]);
+  });
+
+  it('should require at least the member role for every write to team data', () => {
+    const readOnlyWrites = Object.entries(ROUTES).filter(
+      ([key, spec]) => !key.startsWith('GET ') && spec.access.kind === 'team' && spec.access.minRole === 'viewer',
+    );
+    expect(readOnlyWrites.map(([k]) => k)).toEqual([]);
+    // A read that a viewer may not make is a deliberate choice, so its entry must say why.
+    const guardedReads = Object.entries(ROUTES).filter(
+      ([key, spec]) => key.startsWith('GET ') && spec.access.kind === 'team' && spec.access.minRole !== 'viewer' && !spec.access.why,
+    );
+    expect(guardedReads.map(([k]) => k)).toEqual([]);
+  });
+
+  describe.each(Object.entries(ROUTES))('%s', (key, spec) => {
+    const { access } = spec;
+
+    if (access.kind === 'public') {
+      it('should succeed without signing in when the route is public', async () => {
+        const res = await call(key, spec, 'anonymous', null);
+        expect(res.status).toBe(spec.success);
+      });
+      return;
+    }
+
+    it('should answer 401 UNAUTHENTICATED when nobody is signed in', async () => {
+      const res = await call(key, spec, 'anonymous', null);
+      expect(res.status).toBe(401);
+      expect(errorCode(res)).toBe('UNAUTHENTICATED');
+    });
+
+    if (access.kind === 'authenticated' || access.kind === 'user-only') {
+      it('should succeed for any signed-in user when the route is not about one team', async () => {
+        const res = await call(key, spec, 'outsider', f.outsider);
+        expect(res.status).toBe(spec.success);
+      });
+      return;
+    }
+
+    it('should answer 404 to a member of another team, never revealing the resource', async () => {
+      const res = await call(key, spec, 'outsider', f.outsider);
+      expect(res.status).toBe(404);
+      expect(errorCode(res)).toMatch(/NOT_FOUND$/);
+    });
+
+    it.each(ROLES_LOW_TO_HIGH)(`should let the %s role through only when it is at least ${access.minRole}`, async (role) => {
+      const res = await call(key, spec, role, f.byRole(role));
+      if (RANK[role] >= RANK[access.minRole]) {
+        expect({ role, status: res.status, text: res.text.slice(0, 200) }).toMatchObject({ status: spec.success });
+      } else {
+        expect({ role, status: res.status }).toEqual({ role, status: 403 });
+        expect(errorCode(res)).toBe('FORBIDDEN');
+      }
+    });
+  });
+
+  it('should never have answered with a 5xx', () => {
+    expect(seen.length).toBeGreaterThan(Object.keys(ROUTES).length);
+    expect(seen.filter((s) => s.status >= 500)).toEqual([]);
+  });
+});

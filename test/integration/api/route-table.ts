@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { HttpClient, randomEmail, signedUpClient, TEST_PASSWORD } from '../../support/http-client';
+import { addPerson, createToken, createWorkspace, loggedInClient, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture } from './team-fixture';
+
+// Every route the api serves, with who may call it and how to build a valid request. roles,
+// bad-input and openapi specs compare this table with /api/docs-json in both directions, so a new
+// route fails the suite until it is added here with its minimum role.
+
+export type RouteAccess =
+  | { kind: 'public' }
+  /** Any signed-in user or API token. */
+  | { kind: 'authenticated' }
+  /** Signed-in users only; API tokens get 403 TOKEN_NOT_ALLOWED. */
+  | { kind: 'user-only' }
+  /** Touches one team's data: non-members get 404, members below `minRole` get 403. */
+  | { kind: 'team'; minRole: Role; userOnly?: boolean; why?: string };
+
+export interface RouteRequest {
+  params: Record<string, string>;
+  body?: unknown;
+  query?: string;
+  /** Send the request with this client instead of the actor's (e.g. a throwaway session for logout). */
+  client?: HttpClient;
+}
+
+export interface RouteSpec {
+  access: RouteAccess;
+  /** Status of a successful call. */
+  success: number;
+  /**
+   * Builds one valid request made by `actor` (null: anonymous). Routes that destroy or change
+   * something get a fresh target on every call, so the order of requests never matters.
+   */
+  prepare(f: TeamFixture, actor: Person | null): Promise<RouteRequest>;
+}
+
+const team = (f: TeamFixture) => ({ teamId: f.teamId });
+const PROVIDER_KEY = () => `sk-route-table-${randomUUID()}`;
+
+function roleOf(f: TeamFixture, actor: Person | null): Role | null {
+  if (!actor) return null;
+  return ROLES_LOW_TO_HIGH.find((r) => f.byRole(r).userId === actor.userId) ?? null;
+}
+
+export const ROUTES: Record<string, RouteSpec> = {
+  'GET /api/health': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {} }) },
+  'GET /api/ready': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {} }) },
+  'POST /api/v1/auth/signup': {
+    access: { kind: 'public' },
+    success: 201,
+    prepare: async () => ({ params: {}, body: { email: randomEmail('route'), password: TEST_PASSWORD, name: 'Route Table' } }),
+  },
+  'POST /api/v1/auth/login': {
+    access: { kind: 'public' },
+    success: 200,
+    prepare: async (f) => ({ params: {}, body: { email: f.viewer.email, password: TEST_PASSWORD } }),
+  },
+  'POST /api/v1/auth/logout': {
+    access: { kind: 'authenticated' },
+    success: 204,
+    // Logging out the actor's own session would break later requests: use a second session.
+    prepare: async (f, actor) => ({ params: {}, client: actor ? await loggedInClient(f.url, actor.email) : undefined }),
+  },
+  'GET /api/v1/me': { access: { kind: 'authenticated' }, success: 200, prepare: async () => ({ params: {} }) },
+  'GET /api/v1/teams': { access: { kind: 'user-only' }, success: 200, prepare: async () => ({ params: {} }) },
+  'POST /api/v1/teams': {
+    access: { kind: 'user-only' },
+    success: 201,
+    prepare: async () => ({ params: {}, body: { name: `Route team ${randomUUID().slice(0, 6)}` } }),
+  },
+  'GET /api/v1/teams/{teamId}': { access: { kind: 'team', minRole: 'viewer' }, success: 200, prepare: async (f) => ({ params: team(f) }) },
+  'GET /api/v1/teams/{teamId}/members': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f) }),
+  },
+  'POST /api/v1/teams/{teamId}/members': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 201,
+    prepare: async (f) => {
+      const newcomer = await signedUpClient(f.url, 'newcomer');
+      return { params: team(f), body: { email: newcomer.email, role: 'viewer' } };
+    },
+  },
+  'PATCH /api/v1/teams/{teamId}/members/{userId}': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 200,
+    prepare: async (f) => {
+      const target = await addPerson(f.url, f.owner, f.teamId, 'viewer', 'promoted');
+      return { params: { ...team(f), userId: target.userId }, body: { role: 'member' } };
+    },
+  },
+  'DELETE /api/v1/teams/{teamId}/members/{userId}': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 204,
+    prepare: async (f) => {
+      const target = await addPerson(f.url, f.owner, f.teamId, 'viewer', 'removed');
+      return { params: { ...team(f), userId: target.userId } };
+    },
+  },
+  'GET /api/v1/teams/{teamId}/audit': {
+    access: { kind: 'team', minRole: 'admin', why: 'the audit log shows who did what: admins only' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f), query: '?limit=10' }),
+  },
+  'GET /api/v1/teams/{teamId}/tokens': {
+    access: { kind: 'team', minRole: 'member', userOnly: true, why: 'token names and scopes are for those who may create tokens' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f) }),
+  },
+  'POST /api/v1/teams/{teamId}/tokens': {
+    access: { kind: 'team', minRole: 'member', userOnly: true },
+    success: 201,
+    prepare: async (f) => ({ params: team(f), body: { name: 'route-table', scopes: ['read'] } }),
+  },
+  'DELETE /api/v1/teams/{teamId}/tokens/{id}': {
+    access: { kind: 'team', minRole: 'member', userOnly: true },
+    success: 204,
+    // Members may revoke their own tokens; a token of someone else needs an admin.
+    prepare: async (f, actor) => {
+      const role = roleOf(f, actor);
+      const creator = actor && role && role !== 'viewer' ? actor : f.owner;
+      const token = await createToken(creator, f.teamId, { name: 'to-revoke', scopes: ['read'] });
+      return { params: { ...team(f), id: token.id } };
+    },
+  },
+  'GET /api/v1/teams/{teamId}/providers/{provider}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { ...team(f), provider: 'deepseek' } }),
+  },
+  'PUT /api/v1/teams/{teamId}/providers/{provider}': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 200,
+    prepare: async (f) => ({ params: { ...team(f), provider: 'deepseek' }, body: { apiKey: PROVIDER_KEY() } }),
+  },
+  'DELETE /api/v1/teams/{teamId}/providers/{provider}': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 204,
+    prepare: async (f) => {
+      const res = await f.owner.client.put(`/api/v1/teams/${f.teamId}/providers/deepseek`, { apiKey: PROVIDER_KEY() });
+      if (res.status !== 200) throw new Error(`could not set a provider key: ${res.status} ${res.text}`);
+      return { params: { ...team(f), provider: 'deepseek' } };
+    },
+  },
+  'GET /api/v1/teams/{teamId}/workspaces': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f) }),
+  },
+  'POST /api/v1/teams/{teamId}/workspaces': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 201,
+    prepare: async (f) => ({ params: team(f), body: { name: 'route-table-ws', description: 'made by the route table' } }),
+  },
+  'GET /api/v1/workspaces/{id}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId } }),
+  },
+  'PATCH /api/v1/workspaces/{id}': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, body: { description: `edited ${randomUUID().slice(0, 6)}` } }),
+  },
+  'DELETE /api/v1/workspaces/{id}': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 204,
+    prepare: async (f) => ({ params: { id: await createWorkspace(f.owner, f.teamId, 'to-delete') } }),
+  },
+};
+
+export function routeKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path}`;
+}
+
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in params)) throw new Error(`no value for path parameter ${name} of ${template}`);
+    return encodeURIComponent(params[name]);
+  });
+}
+
+export interface OpenApiOperation {
+  operationId?: string;
+  requestBody?: { content?: Record<string, { schema?: OpenApiSchema }> };
+  responses?: Record<string, { content?: Record<string, { schema?: OpenApiSchema }> }>;
+  parameters?: { name: string; in: string }[];
+}
+export interface OpenApiSchema {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, OpenApiSchema>;
+  required?: string[];
+  enum?: unknown[];
+  items?: OpenApiSchema;
+}
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, OpenApiSchema> };
+}
+
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+
+/** Every METHOD+path pair the OpenAPI document lists. */
+export function documentedRoutes(doc: OpenApiDocument): { key: string; method: string; path: string; op: OpenApiOperation }[] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops)
+      .filter(([method]) => HTTP_METHODS.has(method))
+      .map(([method, op]) => ({ key: routeKey(method, path), method: method.toUpperCase(), path, op })),
+  );
+}
+
+export function resolveSchema(doc: OpenApiDocument, schema: OpenApiSchema | undefined): OpenApiSchema | undefined {
+  if (!schema?.$ref) return schema;
+  const name = schema.$ref.replace('#/components/schemas/', '');
+  return doc.components?.schemas?.[name];
+}
+
+export async function fetchDocument(url: string): Promise<OpenApiDocument> {
+  const res = await fetch(`${url}/api/docs-json`);
+  if (res.status !== 200) throw new Error(`/api/docs-json answered ${res.status}`);
+  return (await res.json()) as OpenApiDocument;
+}

@@ -1,0 +1,111 @@
+import { Client } from 'pg';
+import { HttpClient, HttpResponse, signedUpClient, TEST_PASSWORD } from '../../support/http-client';
+import { TEST_DATABASE_URL } from '../../support/test-env';
+
+export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+export const ROLES_LOW_TO_HIGH: readonly Role[] = ['viewer', 'member', 'admin', 'owner'];
+
+export interface Person {
+  client: HttpClient;
+  email: string;
+  userId: string;
+}
+
+/** One team with a person in every role, plus an outsider who owns a team of their own. */
+export interface TeamFixture {
+  url: string;
+  teamId: string;
+  owner: Person;
+  admin: Person;
+  member: Person;
+  viewer: Person;
+  outsider: Person;
+  outsiderTeamId: string;
+  workspaceId: string;
+  byRole(role: Role): Person;
+}
+
+function expectStatus(res: HttpResponse, status: number, what: string): void {
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text}`);
+}
+
+export async function createTeam(person: Person, name: string): Promise<string> {
+  const res = await person.client.post('/api/v1/teams', { name });
+  expectStatus(res, 201, 'create team');
+  return res.body.id;
+}
+
+export async function createWorkspace(person: Person, teamId: string, name: string): Promise<string> {
+  const res = await person.client.post(`/api/v1/teams/${teamId}/workspaces`, { name });
+  expectStatus(res, 201, 'create workspace');
+  return res.body.id;
+}
+
+/** Signs up a new person and adds them to the team with `role` (the owner adds them). */
+export async function addPerson(url: string, owner: Person, teamId: string, role: Role, tag: string): Promise<Person> {
+  const person = await signedUpClient(url, tag);
+  const res = await owner.client.post(`/api/v1/teams/${teamId}/members`, { email: person.email, role });
+  expectStatus(res, 201, `add ${role}`);
+  return person;
+}
+
+export async function teamWithRoles(url: string, tag = 'roles'): Promise<TeamFixture> {
+  const owner = await signedUpClient(url, `${tag}-owner`);
+  const teamId = await createTeam(owner, `${tag} team`);
+  const [admin, member, viewer, outsider] = await Promise.all([
+    addPerson(url, owner, teamId, 'admin', `${tag}-admin`),
+    addPerson(url, owner, teamId, 'member', `${tag}-member`),
+    addPerson(url, owner, teamId, 'viewer', `${tag}-viewer`),
+    signedUpClient(url, `${tag}-outsider`),
+  ]);
+  const outsiderTeamId = await createTeam(outsider, `${tag} other team`);
+  const workspaceId = await createWorkspace(owner, teamId, `${tag}-ws`);
+  const people = { owner, admin, member, viewer };
+  return { url, teamId, owner, admin, member, viewer, outsider, outsiderTeamId, workspaceId, byRole: (r) => people[r] };
+}
+
+/** A second, independent browser session of an existing account. */
+export async function loggedInClient(url: string, email: string, password = TEST_PASSWORD): Promise<HttpClient> {
+  const client = new HttpClient(url);
+  const res = await client.post('/api/v1/auth/login', { email, password });
+  expectStatus(res, 200, 'login');
+  return client;
+}
+
+/** Creates an API token through the browser session of `person` and returns its secret. */
+export async function createToken(
+  person: Person,
+  teamId: string,
+  body: { name?: string; scopes?: string[]; workspaceId?: string; expiresInDays?: number } = {},
+): Promise<{ id: string; secret: string; prefix: string }> {
+  const res = await person.client.post(`/api/v1/teams/${teamId}/tokens`, { name: 'test-token', ...body });
+  expectStatus(res, 201, 'create token');
+  return { id: res.body.token.id, secret: res.body.secret, prefix: res.body.token.prefix };
+}
+
+export function bearerClient(url: string, secret: string): HttpClient {
+  const client = new HttpClient(url);
+  client.bearer = secret;
+  return client;
+}
+
+/** Direct SQL against the test database, for checks the API deliberately does not expose. */
+export async function sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+  const db = new Client({ connectionString: TEST_DATABASE_URL });
+  await db.connect();
+  try {
+    return (await db.query(text, params)).rows as T[];
+  } finally {
+    await db.end();
+  }
+}
+
+/** Asserts the one error shape every failure must have; returns the code. */
+export function errorCode(res: HttpResponse): string {
+  const body = res.body as { error?: { code?: unknown; message?: unknown } } | undefined;
+  if (!body || typeof body !== 'object' || !body.error || typeof body.error.code !== 'string' || !body.error.code) {
+    throw new Error(`not an error body (${res.status}): ${res.text.slice(0, 300)}`);
+  }
+  if (typeof body.error.message !== 'string' || !body.error.message) throw new Error(`error without a message: ${res.text}`);
+  return body.error.code;
+}
