@@ -1,4 +1,5 @@
 export { startScriptedModelServer } from './scripted-model.server';
+export { DEMO_LABEL } from './answers';
 export type { ScriptedModelServer, ScriptedModelServerOptions, RecordedRequest, RequestOutcome } from './scripted-model.server';
 export { parseScenario, loadScenarioFile, loadScenarioDir, builtinScenarioDir, scenarioSchema, ScenarioError } from './scenario';
 export type { Scenario, ScenarioTurn, ScenarioExpect, ScriptedToolCall, FaultSpec } from './scenario';

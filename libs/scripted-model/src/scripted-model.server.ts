@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { answerChunks, completionBody, usageChunk, usageFor, type ResponseMeta, type ScriptedAnswer } from './chat-chunks';
+import { answerChunks, completionBody, usageChunk, usageFor, type ResponseMeta } from './chat-chunks';
 import {
   CONVERSATION_HEADER,
   conversationKey,
@@ -11,7 +11,9 @@ import {
   SCENARIO_HEADER,
   type ConversationState,
 } from './conversation';
-import { checkExpectations, messageText, type WireRequest } from './expectations';
+import { demoAnswer, scriptedAnswer, thinkingDisabled } from './answers';
+import { checkExpectations, type WireRequest } from './expectations';
+import { header, maskHeaders, readBody, sendError, sendJson, waitOrClose } from './http-io';
 import { promptUsage, renderPrompt } from './prompt-accounting';
 import { defaultFaultTimes, loadScenarioDir, parseScenario, type FaultSpec, type Scenario, type ScenarioTurn } from './scenario';
 
@@ -87,8 +89,6 @@ interface PendingFault {
   remaining: number;
 }
 
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
-const DEMO_LABEL = '[scripted demo model]';
 
 export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
   const registry = new Map<string, Scenario>();
@@ -338,92 +338,4 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
         server.close(() => resolve());
       }),
   };
-}
-
-function scriptedAnswer(turn: ScenarioTurn, state: ConversationState, body: WireRequest): ScriptedAnswer {
-  const tag = state.key.slice(-8);
-  const toolCalls = (turn.toolCalls ?? []).map((c, i) => ({
-    id: c.id ?? `call_${state.cursor}_${i}_${tag}`,
-    name: c.name,
-    arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
-  }));
-  return {
-    // Thinking is left out only when the request turned thinking mode off, as the real API does.
-    thinking: thinkingDisabled(body) ? undefined : turn.thinking,
-    text: turn.text,
-    toolCalls,
-    finishReason: turn.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
-  };
-}
-
-function demoAnswer(body: WireRequest): ScriptedAnswer {
-  const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
-  const said = messageText(lastUser?.content).trim().replace(/\s+/g, ' ');
-  const quote = said.length > 200 ? `${said.slice(0, 200)}…` : said;
-  return {
-    text:
-      `${DEMO_LABEL} This is H's offline demo model, not a real AI: it cannot read or change your code. ` +
-      `You said: "${quote}". To work with a real model, set a DeepSeek API key for your team under Settings → Providers.`,
-    toolCalls: [],
-    finishReason: 'stop',
-  };
-}
-
-function thinkingDisabled(body: WireRequest): boolean {
-  return body.model === 'deepseek-chat' || body.thinking?.type === 'disabled';
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function maskHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    out[k] = k === 'authorization' ? 'Bearer ****' : Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    req.on('data', (b: Buffer) => {
-      size += b.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error(`body larger than ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
-        return;
-      }
-      parts.push(b);
-    });
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function sendError(res: ServerResponse, status: number, message: string, type: string): void {
-  sendJson(res, status, { error: { message, type, param: null, code: type } });
-}
-
-/** Waits `ms`, or less if the client goes away first. */
-function waitOrClose(res: ServerResponse, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      res.off('close', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    res.on('close', done);
-  });
 }
