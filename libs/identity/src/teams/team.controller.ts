@@ -80,8 +80,8 @@ export class TeamController {
 
   @Delete(':teamId/members/:userId')
   @HttpCode(204)
-  @Access('team', 'teamId', 'admin')
-  @ApiNoContentResponse({ description: 'Removed from the team' })
+  @Access('team', 'teamId', 'viewer')
+  @ApiNoContentResponse({ description: 'Removed from the team. Anyone may remove themselves (leave); removing others needs admin' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'LAST_OWNER' })
   removeMember(
     @CurrentPrincipal() principal: Principal,

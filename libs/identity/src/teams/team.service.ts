@@ -90,7 +90,8 @@ export class TeamService {
   async removeMember(principal: Principal, access: AccessGrant, userId: string, ip: string | null): Promise<void> {
     const current = await this.teams.findRole(access.teamId, userId);
     if (!current) throw AppException.notFound('Member');
-    this.assertCanGrant(access, current);
+    // Anyone may leave a team; removing someone else is an admin's job.
+    if (userId !== principal.userId) this.assertCanGrant(access, current);
     if (current === 'owner') await this.assertNotLastOwner(access.teamId);
     await this.teams.removeMember(access.teamId, userId);
     await this.audit.byPrincipal(principal, { action: 'member.remove', teamId: access.teamId, targetType: 'user', targetId: userId, ip });
