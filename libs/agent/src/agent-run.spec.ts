@@ -78,6 +78,41 @@ describe('runAgent', () => {
     ]);
   });
 
+  it('should compact history mid-run as an event that the rebuild honours', async () => {
+    kit.write({ 'a.txt': 'a'.repeat(3000) });
+    const reads = Array.from({ length: 5 }, () => ({ toolCalls: [call('read_file', { path: 'a.txt' })] }));
+    const result = await kit.run(
+      scenario('compacting', [...reads, { toolCalls: [call('write_summary', { summary: GOOD_SUMMARY }), call('task_complete')] }]),
+      { compaction: { triggerTokens: 2_500, triggerMessages: 24 } },
+    );
+    expect(result.status).toBe('done');
+    const compactions = kit.events.filter((e) => e.type === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    const after = kit.server.requests[kit.server.requests.length - 1].body.messages;
+    expect(after[1]).toMatchObject({ role: 'user', content: expect.stringContaining('[Compacted history]') });
+    expect(after[1].content).toContain('Current request (verbatim): There is a failing test');
+    const rebuilt = rebuildConversation(kit.events.filter((e) => !e.type.endsWith('.delta')));
+    expect(rebuilt.messages).toEqual(result.conversation.messages);
+    expect(pairingViolations(rebuilt.messages)).toEqual([]);
+  });
+
+  it('should continue a session whose log ended mid-batch with a paired conversation', async () => {
+    kit.server.load(scenario('resume', [{ text: 'Picking up again.' }]));
+    const crashed = rebuildConversation([
+      { type: 'run.started', data: { model: 'deepseek-v4-flash', thinking: false, systemChunkIds: ['core_rules', 'lang_general'] } },
+      { type: 'message.user', data: { content: 'read both' } },
+      { type: 'message.assistant', data: { content: null, toolCalls: [{ id: 'x1', name: 'read_file', arguments: '{"path":"a"}' }, { id: 'x2', name: 'read_file', arguments: '{"path":"b"}' }] } },
+      { type: 'tool.end', data: { toolCallId: 'x1', name: 'read_file', result: 'A', isError: false, durationMs: 1 } },
+    ]);
+    const result = await kit.run(null, { conversation: crashed, userMessage: 'hello?', thinking: false });
+    expect(result.status).toBe('done');
+    const wire = kit.server.requests[0].body.messages as Array<{ role: string; tool_call_id?: string; content: string }>;
+    expect(wire.map((m) => [m.role, m.tool_call_id ?? null])).toEqual([
+      ['system', null], ['user', null], ['assistant', null], ['tool', 'x1'], ['tool', 'x2'], ['user', null],
+    ]);
+    expect(wire[4].content).toContain('interrupted');
+  });
+
   it('should end on a plain reply when no work was done', async () => {
     const result = await kit.run(scenario('answer', [{ text: 'Hello! Ask me about the code.' }]), { userMessage: 'hi' });
     expect(result).toMatchObject({ status: 'done', reply: 'Hello! Ask me about the code.', summary: null });

@@ -1,0 +1,87 @@
+import type { AgentEvent } from '@h/contracts';
+import { parseAgentEvent } from '@h/contracts';
+import { Conversation, INTERRUPTED_RESULT, pairingViolations, rebuildConversation } from './conversation';
+
+const assistant = (calls: Array<[string, string]>, content: string | null = null): AgentEvent => ({
+  type: 'message.assistant',
+  data: { content, reasoningContent: 'thinking…', toolCalls: calls.map(([id, name]) => ({ id, name, arguments: '{}' })) },
+});
+const toolEnd = (id: string, name: string, result = 'ok'): AgentEvent => ({
+  type: 'tool.end',
+  data: { toolCallId: id, name, result, isError: false, durationMs: 1 },
+});
+const user = (content: string): AgentEvent => ({ type: 'message.user', data: { content } });
+
+describe(rebuildConversation.name, () => {
+  it('should rebuild messages, todos, the system chunks and the output store from events', () => {
+    const c = rebuildConversation([
+      { type: 'run.started', data: { model: 'm', thinking: true, systemChunkIds: ['core_rules'] } },
+      user('fix it'),
+      assistant([['c1', 'run_command']]),
+      { type: 'tool.end', data: { toolCallId: 'c1', name: 'run_command', result: '[cmd #4] key lines', isError: false, durationMs: 3, outputId: 4, outputLabel: 'npm test', fullOutput: 'all\nof\nit' } },
+      { type: 'todos.updated', data: { todos: [{ content: 'a', status: 'pending' }] } },
+      { type: 'run.started', data: { model: 'm', thinking: true, systemChunkIds: ['ignored'] } },
+      { type: 'permission.requested', data: { anything: true } },
+    ]);
+    expect(c.messages).toEqual([
+      { role: 'user', content: 'fix it' },
+      { role: 'assistant', content: null, reasoningContent: 'thinking…', toolCalls: [{ id: 'c1', name: 'run_command', arguments: '{}' }] },
+      { role: 'tool', content: '[cmd #4] key lines', toolCallId: 'c1', name: 'run_command' },
+    ]);
+    expect(c.systemChunkIds).toEqual(['core_rules']);
+    expect(c.todos).toEqual([{ content: 'a', status: 'pending' }]);
+    expect(c.outputs.get(4)).toEqual({ id: 4, label: 'npm test', text: 'all\nof\nit' });
+    expect(c.outputs.add('next', 'x')).toBe(5);
+  });
+
+  it('should give orphaned calls a synthetic error result right after their siblings (crash mid-batch)', () => {
+    const c = rebuildConversation([user('go'), assistant([['a', 'read_file'], ['b', 'run_command']]), toolEnd('a', 'read_file'), user('are you there?')]);
+    expect(c.messages.map((m) => [m.role, m.toolCallId ?? null, m.content])).toEqual([
+      ['user', null, 'go'],
+      ['assistant', null, null],
+      ['tool', 'a', 'ok'],
+      ['tool', 'b', INTERRUPTED_RESULT],
+      ['user', null, 'are you there?'],
+    ]);
+    expect(pairingViolations(c.messages)).toEqual([]);
+  });
+
+  it('should close calls still open at the end of the log and drop results without a call', () => {
+    const c = rebuildConversation([user('go'), toolEnd('zz', 'read_file'), assistant([['a', 'read_file']])]);
+    expect(c.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(c.messages[2].content).toBe(INTERRUPTED_RESULT);
+    expect(pairingViolations(c.messages)).toEqual([]);
+  });
+
+  it('should append guidance to the newest message instead of adding a system message', () => {
+    const c = rebuildConversation([
+      user('go'),
+      assistant([['a', 'read_file']]),
+      toolEnd('a', 'read_file', 'file text'),
+      { type: 'prompt.guidance', data: { chunkIds: ['lang_js'], content: 'G1' } },
+      assistant([], 'plain'),
+      { type: 'prompt.guidance', data: { chunkIds: ['diagnostics'], content: 'G2' } },
+    ]);
+    expect(c.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'go'],
+      ['assistant', null],
+      ['tool', 'file text\n\nG1'],
+      ['assistant', 'plain'],
+      ['user', 'G2'],
+    ]);
+    expect(c.messages.some((m) => m.role === 'system')).toBe(false);
+    expect([...c.includedChunkIds()]).toEqual(['lang_js', 'diagnostics']);
+  });
+
+  it('should replace the first messages by the summary on a compaction event', () => {
+    const c = new Conversation();
+    for (const e of [user('one'), assistant([], 'two'), user('three')]) c.apply(e);
+    c.apply({ type: 'compaction', data: { replacedMessages: 2, summary: '[Compacted history] s', tokensBefore: 9, tokensAfter: 3 } });
+    expect(c.messages).toEqual([{ role: 'user', content: '[Compacted history] s' }, { role: 'user', content: 'three' }]);
+  });
+
+  it('should validate events against the contract schemas', () => {
+    expect(() => parseAgentEvent(toolEnd('a', 'x'))).not.toThrow();
+    expect(() => parseAgentEvent({ type: 'tool.end', data: { toolCallId: 1 } })).toThrow();
+  });
+});
