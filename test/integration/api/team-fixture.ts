@@ -109,3 +109,25 @@ export function errorCode(res: HttpResponse): string {
   if (typeof body.error.message !== 'string' || !body.error.message) throw new Error(`error without a message: ${res.text}`);
   return body.error.code;
 }
+
+/** Keeps every response the watched clients receive, to prove a secret never comes back. */
+export class ResponseLog {
+  readonly responses: { method: string; path: string; res: HttpResponse }[] = [];
+
+  watch<C extends HttpClient>(client: C): C {
+    const original = client.request.bind(client);
+    client.request = (async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+      const res = await original(method, path, body, headers);
+      this.responses.push({ method, path, res });
+      return res;
+    }) as HttpClient['request'];
+    return client;
+  }
+
+  /** Requests whose response carried `needle` in its body or any header. */
+  containing(needle: string): string[] {
+    return this.responses
+      .filter(({ res }) => res.text.includes(needle) || [...res.headers].some(([k, v]) => k.includes(needle) || v.includes(needle)))
+      .map(({ method, path, res }) => `${method} ${path} -> ${res.status}`);
+  }
+}

@@ -1,0 +1,205 @@
+import { startStack, TestStack } from '../../support/api-harness';
+import { HttpClient, randomEmail, signedUpClient, TEST_PASSWORD } from '../../support/http-client';
+import { errorCode, sql } from './team-fixture';
+
+const MAX_ATTEMPTS = 3;
+
+function setCookie(headers: Headers, name: string): string | undefined {
+  return headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+}
+
+describe('browser accounts: sign-up, login, logout, CSRF', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await startStack({ env: { LOGIN_MAX_ATTEMPTS: String(MAX_ATTEMPTS) } });
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  describe('sign-up', () => {
+    it('should set an HttpOnly SameSite session cookie and a readable CSRF cookie when an account is created', async () => {
+      const client = new HttpClient(stack.url);
+      const email = randomEmail('signup');
+      const res = await client.post('/api/v1/auth/signup', { email, password: TEST_PASSWORD, name: 'Ada' });
+
+      expect(res.status).toBe(201);
+      const session = setCookie(res.headers, 'h_session');
+      const csrf = setCookie(res.headers, 'h_csrf');
+      expect(session).toMatch(/;\s*HttpOnly/i);
+      expect(session).toMatch(/;\s*SameSite=(Lax|Strict)/i);
+      expect(session).toMatch(/;\s*Path=\//i);
+      expect(csrf).toMatch(/;\s*SameSite=(Lax|Strict)/i);
+      expect(csrf).not.toMatch(/HttpOnly/i);
+      expect(client.cookies.get('h_session')).toEqual(expect.any(String));
+      expect(client.cookies.get('h_csrf')).toEqual(expect.any(String));
+    });
+
+    it('should return the user without any password or hash when signing up', async () => {
+      const client = new HttpClient(stack.url);
+      const email = randomEmail('grace');
+      const res = await client.post('/api/v1/auth/signup', { email, password: TEST_PASSWORD, name: 'Grace' });
+
+      expect(res.body).toEqual({ user: { id: expect.any(String), email, name: 'Grace' } });
+      expect(res.text).not.toContain(TEST_PASSWORD);
+      // The stored hash is argon2id, never the password itself, and it is not in the answer.
+      const [row] = await sql<{ passwordHash: string }>('SELECT "passwordHash" FROM "User" WHERE id = $1', [res.body.user.id]);
+      expect(row.passwordHash).toMatch(/^\$argon2id\$/);
+      expect(res.text).not.toContain(row.passwordHash);
+      expect(res.text).not.toContain('$argon2');
+    });
+
+    it('should answer 409 EMAIL_TAKEN when the email exists, whatever its letter case', async () => {
+      const { email } = await signedUpClient(stack.url, 'dupe');
+      const again = await new HttpClient(stack.url).post('/api/v1/auth/signup', {
+        email: email.toUpperCase(),
+        password: TEST_PASSWORD,
+        name: 'Copy',
+      });
+      expect(again.status).toBe(409);
+      expect(errorCode(again)).toBe('EMAIL_TAKEN');
+      expect(setCookie(again.headers, 'h_session')).toBeUndefined();
+    });
+  });
+
+  describe('login and logout', () => {
+    it('should sign in with the right password, whatever the email letter case', async () => {
+      const { email, userId } = await signedUpClient(stack.url, 'login');
+      const client = new HttpClient(stack.url);
+      const res = await client.post('/api/v1/auth/login', { email: email.toUpperCase(), password: TEST_PASSWORD });
+
+      expect(res.status).toBe(200);
+      expect(res.body.user).toEqual({ id: userId, email, name: 'login' });
+      expect(setCookie(res.headers, 'h_session')).toMatch(/HttpOnly/i);
+      expect((await client.get('/api/v1/me')).body.user.id).toBe(userId);
+    });
+
+    it('should answer 401 INVALID_CREDENTIALS and set no cookie when the password is wrong', async () => {
+      const { email } = await signedUpClient(stack.url, 'wrongpw');
+      const client = new HttpClient(stack.url);
+      const res = await client.post('/api/v1/auth/login', { email, password: 'not-the-password' });
+
+      expect(res.status).toBe(401);
+      expect(errorCode(res)).toBe('INVALID_CREDENTIALS');
+      expect(client.cookies.size).toBe(0);
+      expect((await client.get('/api/v1/me')).status).toBe(401);
+    });
+
+    it('should give the same answer for an unknown email as for a wrong password', async () => {
+      const res = await new HttpClient(stack.url).post('/api/v1/auth/login', { email: randomEmail('ghost'), password: TEST_PASSWORD });
+      expect(res.status).toBe(401);
+      expect(errorCode(res)).toBe('INVALID_CREDENTIALS');
+    });
+
+    it('should end the session on logout so the old cookie gets 401 afterwards', async () => {
+      const { client } = await signedUpClient(stack.url, 'logout');
+      const oldCookies = new Map(client.cookies);
+      expect((await client.get('/api/v1/me')).status).toBe(200);
+
+      const out = await client.post('/api/v1/auth/logout');
+      expect(out.status).toBe(204);
+      expect(client.cookies.has('h_session')).toBe(false);
+
+      // A copy of the cookie taken before logout (a stolen one, say) is dead too.
+      const replay = new HttpClient(stack.url);
+      for (const [k, v] of oldCookies) replay.cookies.set(k, v);
+      const me = await replay.get('/api/v1/me');
+      expect(me.status).toBe(401);
+      expect(errorCode(me)).toBe('UNAUTHENTICATED');
+    });
+
+    it('should describe the signed-in user and their teams on /me', async () => {
+      const { client, userId, email } = await signedUpClient(stack.url, 'me');
+      const team = await client.post('/api/v1/teams', { name: 'Me team' });
+      const me = await client.get('/api/v1/me');
+
+      expect(me.status).toBe(200);
+      expect(me.body).toEqual({
+        user: { id: userId, email, name: 'me' },
+        teams: [{ id: team.body.id, name: 'Me team', slug: expect.any(String), role: 'owner' }],
+        via: 'user',
+      });
+    });
+
+    it('should answer 401 on /me without a session', async () => {
+      const res = await new HttpClient(stack.url).get('/api/v1/me');
+      expect(res.status).toBe(401);
+      expect(errorCode(res)).toBe('UNAUTHENTICATED');
+    });
+  });
+
+  describe('CSRF', () => {
+    async function teamNames(client: HttpClient): Promise<string[]> {
+      return (await client.get('/api/v1/teams')).body.items.map((t: { name: string }) => t.name);
+    }
+
+    it('should refuse a cookie-authenticated write without x-csrf-token and write nothing', async () => {
+      const { client } = await signedUpClient(stack.url, 'nocsrf');
+      client.sendCsrf = false;
+      const res = await client.post('/api/v1/teams', { name: 'Forged team' });
+
+      expect(res.status).toBe(403);
+      expect(errorCode(res)).toBe('CSRF_FAILED');
+      expect(await teamNames(client)).toEqual([]);
+    });
+
+    it('should refuse a cookie-authenticated write with a wrong x-csrf-token and write nothing', async () => {
+      const { client } = await signedUpClient(stack.url, 'badcsrf');
+      const other = await signedUpClient(stack.url, 'othercsrf');
+      client.sendCsrf = false;
+      // Another session's valid token does not count either: the token is bound to the session.
+      for (const wrong of ['wrong-token', other.client.cookies.get('h_csrf')!, '']) {
+        const res = await client.request('POST', '/api/v1/teams', { name: 'Forged team' }, { 'x-csrf-token': wrong });
+        expect({ wrong, status: res.status }).toEqual({ wrong, status: 403 });
+        expect(errorCode(res)).toBe('CSRF_FAILED');
+      }
+      expect(await teamNames(client)).toEqual([]);
+    });
+
+    it('should refuse logout without the CSRF token, leaving the session alive', async () => {
+      const { client } = await signedUpClient(stack.url, 'csrflogout');
+      client.sendCsrf = false;
+      const res = await client.post('/api/v1/auth/logout');
+      expect(res.status).toBe(403);
+      expect(errorCode(res)).toBe('CSRF_FAILED');
+      expect((await client.get('/api/v1/me')).status).toBe(200);
+    });
+
+    it('should accept the write when the CSRF cookie is echoed, like the web app does', async () => {
+      const { client } = await signedUpClient(stack.url, 'goodcsrf');
+      const res = await client.post('/api/v1/teams', { name: 'Real team' });
+      expect(res.status).toBe(201);
+      expect(await teamNames(client)).toEqual(['Real team']);
+    });
+  });
+
+  describe('login rate limiting', () => {
+    it(`should answer 429 RATE_LIMITED with Retry-After after ${MAX_ATTEMPTS} failed logins, even with the right password`, async () => {
+      const { email } = await signedUpClient(stack.url, 'limited');
+      const client = new HttpClient(stack.url);
+      for (let i = 0; i < MAX_ATTEMPTS; i++) {
+        const res = await client.post('/api/v1/auth/login', { email, password: `wrong-password-${i}` });
+        expect(res.status).toBe(401);
+      }
+      const blocked = await client.post('/api/v1/auth/login', { email, password: TEST_PASSWORD });
+      expect(blocked.status).toBe(429);
+      expect(errorCode(blocked)).toBe('RATE_LIMITED');
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(client.cookies.size).toBe(0);
+    });
+
+    it('should still let another account sign in from the same address while one is blocked', async () => {
+      const victim = await signedUpClient(stack.url, 'blocked');
+      const bystander = await signedUpClient(stack.url, 'bystander');
+      const client = new HttpClient(stack.url);
+      for (let i = 0; i < MAX_ATTEMPTS; i++) await client.post('/api/v1/auth/login', { email: victim.email, password: 'wrong-password' });
+      expect((await client.post('/api/v1/auth/login', { email: victim.email, password: TEST_PASSWORD })).status).toBe(429);
+
+      const ok = await new HttpClient(stack.url).post('/api/v1/auth/login', { email: bystander.email, password: TEST_PASSWORD });
+      expect(ok.status).toBe(200);
+      expect(ok.body.user.id).toBe(bystander.userId);
+    });
+  });
+});
