@@ -83,6 +83,8 @@ describe(DeepSeekProvider.name, () => {
     ]);
     const done = events[events.length - 1];
     expect(done).toMatchObject({ type: 'done', finishReason: 'tool_calls' });
+    // The private header that routes body activity to the idle timer never leaves the process.
+    expect(Object.keys(server.requests[0].headers).filter((h) => h.startsWith('x-h-'))).toEqual([]);
   });
 
   it('should report usage with cache hits when the next request repeats the previous one as a prefix', async () => {
@@ -222,6 +224,12 @@ describe(DeepSeekProvider.name, () => {
     expect(during.code).toBe('timeout');
     expect(during.attempts).toBe(2);
     await server.waitFor(() => server.requests.every((r) => r.outcome === 'client_closed'));
+  });
+
+  it('should count keep-alive comments of a queued request as activity, not as silence', async () => {
+    server.load({ name: 'test', turns: [{ fault: { type: 'queued', forMs: 600, keepAliveMs: 40 }, text: 'served after queueing' }] });
+    const events = await collect(provider({ timeoutMs: 250, maxRetries: 0 }).stream(ask('a')));
+    expect(doneMessage(events).content).toBe('served after queueing');
   });
 
   it('should report a rejected API key as an auth error that says where to set it and never shows the key', async () => {

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { ACTIVITY_HEADER, ActivityTracker } from './activity-fetch';
 import { ChatStreamAssembler } from './chat-stream-assembler';
 import { mapProviderError, type ErrorContext } from './map-provider-error';
 import { getModelInfo } from './model-catalog';
@@ -14,8 +15,9 @@ export interface DeepSeekProviderOptions {
   /** OpenAI-compatible base URL (the scripted server's `url` in tests). Default https://api.deepseek.com */
   baseUrl?: string;
   /**
-   * Longest silence tolerated, in ms: until the response headers, and then between two stream
-   * chunks. Idle rather than total, because a long thinking answer may legitimately stream for minutes.
+   * Longest silence tolerated, in ms: until the response headers, and then between two bytes of
+   * the body (keep-alive comments count). Idle rather than total, because a long thinking answer
+   * may legitimately stream for minutes.
    */
   timeoutMs?: number;
   /** Retries after the first attempt on 429, 5xx, timeouts and dropped connections. Default 3. */
@@ -46,6 +48,7 @@ export class DeepSeekProvider implements ModelProvider {
   private readonly timeoutMs: number;
   private readonly policy: RetryPolicy;
   private readonly random: () => number;
+  private readonly activity = new ActivityTracker();
 
   constructor(private readonly options: DeepSeekProviderOptions) {
     this.baseUrl = options.baseUrl ?? DEEPSEEK_BASE_URL;
@@ -65,6 +68,7 @@ export class DeepSeekProvider implements ModelProvider {
       timeout: 24 * 60 * 60 * 1000,
       defaultHeaders: options.defaultHeaders,
       logLevel: 'off',
+      fetch: this.activity.fetch,
     });
   }
 
@@ -139,28 +143,33 @@ export class DeepSeekProvider implements ModelProvider {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     let timer: NodeJS.Timeout | undefined;
+    // The clock stops while the caller handles an event: a slow consumer is not a slow server.
+    let paused = false;
     const arm = (): void => {
       clearTimeout(timer);
+      if (paused) return;
       timer = setTimeout(() => {
         ctx.timedOut = true;
         controller.abort();
       }, this.timeoutMs);
     };
+    const activity = this.activity.register(arm);
     try {
       arm();
       const stream = await this.client.chat.completions.create(body as never, {
         signal: controller.signal,
-        headers: request.headers,
+        headers: { ...request.headers, [ACTIVITY_HEADER]: activity.id },
       });
       const assembler = new ChatStreamAssembler();
       for await (const chunk of stream as unknown as AsyncIterable<unknown>) {
         const events = assembler.push(chunk);
-        // The clock stops while the caller handles an event: a slow consumer is not a slow server.
+        paused = true;
         clearTimeout(timer);
         for (const event of events) {
           if (ctx.userAborted) throw new ModelCancelledError();
           yield event;
         }
+        paused = false;
         arm();
       }
       clearTimeout(timer);
@@ -176,6 +185,7 @@ export class DeepSeekProvider implements ModelProvider {
       throw mapProviderError(err, ctx);
     } finally {
       clearTimeout(timer);
+      activity.dispose();
       signal?.removeEventListener('abort', onAbort);
       // Stops the HTTP stream when the caller broke out of the loop or an error ended it.
       controller.abort();

@@ -241,6 +241,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     if (!body.stream) {
       record.status = 200;
       if (fault?.type === 'hang' || fault?.type === 'drop') return endWithFault(req, res, record, fault, []);
+      if (fault?.type === 'queued') await waitOrClose(res, fault.forMs);
       sendJson(res, 200, completionBody(answer, meta, wireUsage));
       record.outcome = 'completed';
       onAnswered();
@@ -254,6 +255,13 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       closed = true;
     });
     if (fault?.type === 'hang' || fault?.type === 'drop') return endWithFault(req, res, record, fault, chunks);
+    if (fault?.type === 'queued') {
+      const until = Date.now() + fault.forMs;
+      while (!closed && Date.now() < until) {
+        res.write(': keep-alive\n\n');
+        await waitOrClose(res, Math.min(fault.keepAliveMs ?? 1000, Math.max(1, until - Date.now())));
+      }
+    }
     const delay = fault?.type === 'slow' ? fault.chunkDelayMs : 0;
     for (const c of chunks) {
       if (closed) return;
