@@ -1,41 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
+import { baseUrl, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
 
 // Drives the real pages in headless Chromium against the api + worker + web that the e2e global
 // setup started (H_BASE_URL): the issue's acceptance path from sign-up to a ready workspace.
-const SCREENSHOT_DIR = path.join(process.cwd(), 'tmp', 'screenshots');
 // The worker provisions a workspace asynchronously; the page polls until it is ready.
 const READY_TIMEOUT_MS = 60_000;
-
-function baseUrl(): string {
-  const url = process.env.H_BASE_URL;
-  if (!url) throw new Error('H_BASE_URL is not set: the e2e global setup must start H and export its URL');
-  return url;
-}
-
-function uniqueSuffix(): string {
-  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-}
-
-// Collects uncaught page errors (hydration failures, crashes) so a test can assert there were none.
-function watchPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
-async function logIn(page: Page, email: string, password: string): Promise<void> {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
 
 describe('web sign-up flow', () => {
   let browser: LaunchedBrowser;
@@ -119,19 +88,13 @@ describe('web sign-up flow', () => {
   it('should show the api error message when the password is wrong', async () => {
     const page = await browser.context.newPage();
     const pageErrors = watchPageErrors(page);
-    const suffix = uniqueSuffix();
-    const email = `e2e-wrong-${suffix}@example.com`;
-
     // The account exists (created over the real api), then the login page is used with a wrong password.
-    const signup = await page.request.post('/api/v1/auth/signup', {
-      data: { email, password: `right password ${suffix}`, name: 'Grace Hopper' },
-    });
-    expect(signup.status()).toBe(201);
+    const account = await signUpViaApi(page.request, 'Grace Hopper');
     await page.context().clearCookies();
 
     await page.goto('/login');
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/login'));
-    await logIn(page, email, `wrong password ${suffix}`);
+    await logIn(page, account.email, `${account.password} but wrong`);
     const response = await answer;
     expect(response.status()).toBe(401);
     const body = (await response.json()) as { error: { code: string; message: string } };

@@ -99,7 +99,8 @@ function TokenRow({
   return (
     <tr>
       <td id={nameId}>{token.name}</td>
-      <td className="mono">{token.prefix}…</td>
+      {/* Tokens read "h_<prefix>_<secret>": show the start so people can match their copy. */}
+      <td className="mono">h_{token.prefix}_…</td>
       <td>
         {access}
         <div className="muted small">{scopeLabel(token.scopes)}</div>

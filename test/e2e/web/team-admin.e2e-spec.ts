@@ -1,0 +1,116 @@
+import { request } from 'playwright-core';
+import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
+import { baseUrl, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
+
+// The team page's admin parts in headless Chromium against the real api: an API token shown once
+// that really authenticates until it is revoked, a DeepSeek key that is stored but never shown,
+// and a viewer who sees the team without any write controls.
+describe('web team administration', () => {
+  let browser: LaunchedBrowser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser({ baseURL: baseUrl() });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function statusWithToken(secret: string, path: string): Promise<number> {
+    const bot = await request.newContext({ baseURL: baseUrl(), extraHTTPHeaders: { authorization: `Bearer ${secret}` } });
+    try {
+      return (await bot.get(path)).status();
+    } finally {
+      await bot.dispose();
+    }
+  }
+
+  it('should manage tokens, the DeepSeek key and members, and show a viewer no write controls', async () => {
+    const signups = await request.newContext({ baseURL: baseUrl() });
+    const viewer = await signUpViaApi(signups, 'Vera Viewer');
+    await signups.dispose();
+
+    const page = await browser.context.newPage();
+    const pageErrors = watchPageErrors(page);
+    const owner = await signUpViaApi(page.request, 'Owen Owner');
+    const teamName = `Infra ${uniqueSuffix()}`;
+
+    await page.goto('/teams');
+    await page.getByLabel('Team name').fill(teamName);
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('link', { name: teamName }).click();
+    await page.getByRole('heading', { level: 1, name: teamName }).waitFor();
+    const teamId = new URL(page.url()).pathname.split('/').pop() as string;
+
+    // API token: the secret appears once, can be copied, and works as a bearer token.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByLabel('Token name').fill('ci-bot');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const secretInput = page.getByRole('textbox', { name: 'New API token' });
+    await secretInput.waitFor();
+    const secret = await secretInput.inputValue();
+    expect(secret).toMatch(/^h_/);
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    const tokenRow = page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'ci-bot' });
+    await tokenRow.waitFor();
+    expect(await statusWithToken(secret, `/api/v1/teams/${teamId}/workspaces`)).toBe(200);
+    await screenshot(page, 'team-token-created');
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.reload();
+    await tokenRow.waitFor();
+    expect(await page.content()).not.toContain(secret);
+
+    await tokenRow.getByRole('button', { name: 'Revoke' }).click();
+    await tokenRow.getByRole('button', { name: 'Confirm revoke' }).click();
+    await page.getByText('No API tokens.').waitFor();
+    expect(await statusWithToken(secret, `/api/v1/teams/${teamId}/workspaces`)).toBe(401);
+
+    // DeepSeek key: stored, reported as configured, never shown back.
+    const providerKey = `sk-e2e-${uniqueSuffix()}`;
+    const providerStatus = page.getByTestId('provider-status');
+    await providerStatus.getByText('Not configured').waitFor();
+    await page.getByLabel('API key', { exact: true }).fill(providerKey);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await providerStatus.getByText('Configured', { exact: true }).waitFor();
+    await page.reload();
+    await providerStatus.getByText('Configured', { exact: true }).waitFor();
+    expect(await page.content()).not.toContain(providerKey);
+    await page.getByRole('button', { name: 'Remove key' }).click();
+    await page.getByRole('button', { name: 'Confirm remove' }).click();
+    await providerStatus.getByText('Not configured').waitFor();
+
+    // Members: add the second account as a viewer.
+    await page.getByLabel('Email', { exact: true }).fill(viewer.email);
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const viewerRow = page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: viewer.email });
+    await viewerRow.waitFor();
+    expect(await viewerRow.getByLabel(`Role of ${viewer.name}`).inputValue()).toBe('viewer');
+    await screenshot(page, 'team-admin');
+
+    // Adding someone without an account shows the api's message next to the form.
+    await page.getByLabel('Email', { exact: true }).fill(`nobody-${uniqueSuffix()}@example.com`);
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.locator('.form-error').filter({ hasText: /sign up/i }).waitFor();
+
+    // The viewer sees the team and its members but no control that would write.
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL('**/login');
+    await logIn(page, viewer.email, viewer.password);
+    await page.waitForURL('**/teams');
+    await page.getByRole('link', { name: teamName }).click();
+    await page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: owner.email }).waitFor();
+    await page.getByTestId('provider-status').waitFor();
+    for (const control of ['Create workspace', 'Add member', 'Create token', 'Save key']) {
+      expect(await page.getByRole('button', { name: control }).count()).toBe(0);
+    }
+    expect(await page.getByRole('heading', { name: 'API tokens' }).count()).toBe(0);
+    await screenshot(page, 'team-viewer');
+
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+});
