@@ -323,6 +323,8 @@ describe(DeepSeekProvider.name, () => {
       expect(on.thinking).toEqual({ type: 'enabled' });
       expect(on).not.toHaveProperty('temperature');
       expect(body({}).thinking).toEqual({ type: 'enabled' });
+      expect(body({ thinking: true, reasoningEffort: 'max' }).reasoning_effort).toBe('max');
+      expect(body({ thinking: false, reasoningEffort: 'max' })).not.toHaveProperty('reasoning_effort');
     });
 
     it('should let the legacy model names decide thinking themselves', () => {

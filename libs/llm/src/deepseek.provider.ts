@@ -120,6 +120,7 @@ export class DeepSeekProvider implements ModelProvider {
       body.thinking = { type: thinking ? 'enabled' : 'disabled' };
     }
     if (request.temperature !== undefined && !thinking) body.temperature = request.temperature;
+    if (request.reasoningEffort !== undefined && thinking) body.reasoning_effort = request.reasoningEffort;
     return body;
   }
 

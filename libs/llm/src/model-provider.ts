@@ -37,6 +37,8 @@ export interface ModelRequest {
   tools?: ToolDefinition[];
   /** Thinking mode. Undefined = the model's default (see ModelInfo.defaultThinking). */
   thinking?: boolean;
+  /** DeepSeek's thinking effort (sent only in thinking mode); the API defaults to 'high'. */
+  reasoningEffort?: 'low' | 'high' | 'max';
   maxTokens?: number;
   /** Ignored by DeepSeek in thinking mode, so it is not sent then. */
   temperature?: number;
