@@ -127,8 +127,9 @@ export async function dropLiveShadowDatabases() {
 // (migrate dev, diff --from-migrations) go to a fresh database that is dropped when the engine lets
 // go of it, or to datasource.shadowDatabaseUrl as is when one is configured.
 export function createAdapterFactory({ url, shadowDatabaseUrl }) {
+  const missingUrl = new Error('No datasource URL given: set datasource.url in prisma.config.ts (DATABASE_URL).');
   const requireUrl = () => {
-    if (!url) throw new Error('No datasource URL given: set datasource.url in prisma.config.ts (DATABASE_URL).');
+    if (!url) throw missingUrl;
   };
   const options = url ? { schema: describeUrl(url).schema } : undefined;
   return {

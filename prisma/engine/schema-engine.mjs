@@ -97,11 +97,20 @@ const KNOWN_ERRORS = [
   [/^migrate found failed migrations/, 'P3009'],
 ];
 
-function toRpcError(error, panicMessage) {
+// A JS error thrown inside the adapter reaches us as "External error id#N"; the binder's registry
+// holds the original.
+function describeError(error, boundFactory) {
+  const text = String(error?.message ?? error);
+  const id = /External error id#(\d+)/.exec(text)?.[1];
+  const original = id !== undefined ? boundFactory?.errorRegistry?.consumeError(Number(id))?.error : undefined;
+  return original ? String(original.message ?? original) : text;
+}
+
+function toRpcError(error, panicMessage, boundFactory) {
   if (panicMessage) {
     return { ...RPC_ERROR, data: { is_panic: true, message: panicMessage, error: { message: panicMessage }, meta: {} } };
   }
-  const full = String(error?.message ?? error);
+  const full = describeError(error, boundFactory);
   // Drop the Rust span trace ("   0: sql_schema_connector::...") unless debugging.
   const message = process.env.PRISMA_SCHEMA_ENGINE_SHIM_DEBUG
     ? full
@@ -119,16 +128,23 @@ function toRpcError(error, panicMessage) {
 }
 
 async function serve({ datamodels, datasource }) {
+  let startupError = null;
   const wasm = await loadWasmEngine();
-  const factory = createAdapterFactory(datasource);
+  const boundFactory = bindFactory(createAdapterFactory(datasource)); // pitfall 1
   const files = datamodels.map((path) => [path, readFileSync(path, 'utf8')]);
   const engine = await wasm.SchemaEngine.new(
     // Pitfall 5: no schema files means no list at all; an empty list makes the engine panic.
     { datamodels: files.length > 0 ? files : undefined },
     // The engine's log lines already have the native JSON format; pass them on to the CLI.
     (line) => process.stderr.write(String(line).trimEnd() + '\n'),
-    bindFactory(factory), // pitfall 1
-  );
+    boundFactory,
+  ).catch((error) => {
+    // Stay up and answer every request with this error: if the engine exited now, the CLI would
+    // wait for an answer that never comes and end with status 0 and no message.
+    startupError = new Error(describeError(error, boundFactory));
+    log('ERROR', startupError.message);
+    return null;
+  });
 
   const send = (message) => process.stdout.write(JSON.stringify(message) + '\n');
   let nextOwnId = 1;
@@ -188,10 +204,11 @@ async function serve({ datamodels, datasource }) {
     }
     globalThis.PRISMA_WASM_PANIC_REGISTRY.message = null;
     try {
+      if (startupError) throw startupError;
       const result = await handlers[method](params ?? {});
       send({ jsonrpc: '2.0', id, result: result ?? {} });
     } catch (error) {
-      send({ jsonrpc: '2.0', id, error: toRpcError(error, globalThis.PRISMA_WASM_PANIC_REGISTRY.message) });
+      send({ jsonrpc: '2.0', id, error: toRpcError(error, globalThis.PRISMA_WASM_PANIC_REGISTRY.message, boundFactory) });
     }
   };
 
