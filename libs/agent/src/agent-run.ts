@@ -4,7 +4,7 @@
 // the Conversation through the same reducer a rebuild uses, then handed to `onEvent`.
 import type { AgentEvent, AgentTodo, RunUsage, Workspace } from '@h/contracts';
 import { getModelInfo, isModelError, type ChatMessage, type ModelProvider, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
-import { newRunToolState, ToolRegistry, type ToolContext, type ToolResult } from '@h/tools';
+import { newRunToolState, ToolRegistry, type ToolCategory, type ToolContext, type ToolResult } from '@h/tools';
 import { DEFAULT_COMPACTION, planCompaction, type CompactionSettings } from './compaction';
 import { estimateMessagesTokens, estimateToolsTokens } from './context-estimate';
 import { Conversation } from './conversation';
@@ -33,6 +33,21 @@ export interface StepTiming {
   engineMs: number;
 }
 
+/**
+ * The approval hook. `ask` pauses the run before the call (status 'paused', no terminal event):
+ * the caller records the request, and later resumes with `rebuildConversation(events,
+ * { keepOpenCalls: true })` and no userMessage; the open calls then run first, asking again.
+ */
+export type ToolAuthorization =
+  | { behavior: 'allow'; updatedArguments?: string }
+  | { behavior: 'deny'; message?: string }
+  | { behavior: 'ask' };
+
+export interface AuthorizationRequest {
+  call: ToolCall;
+  category: ToolCategory;
+}
+
 export interface AgentRunOptions {
   provider: ModelProvider;
   model: string;
@@ -54,9 +69,11 @@ export interface AgentRunOptions {
   /** Extra HTTP headers per model request (e.g. x-conversation-id for the scripted server). */
   requestHeaders?: Record<string, string>;
   onStepTiming?: (timing: StepTiming) => void;
+  /** Asked before every known tool runs (see ToolAuthorization); absent means allow all. */
+  authorize?: (request: AuthorizationRequest) => ToolAuthorization | Promise<ToolAuthorization>;
 }
 
-export type AgentRunStatus = 'done' | 'failed' | 'cancelled';
+export type AgentRunStatus = 'done' | 'failed' | 'cancelled' | 'paused';
 
 export interface AgentRunResult {
   status: AgentRunStatus;
@@ -66,6 +83,8 @@ export interface AgentRunResult {
   usage: RunUsage;
   steps: number;
   conversation: Conversation;
+  /** The call waiting for a permission decision when status is 'paused'. */
+  pendingCall?: ToolCall;
 }
 
 class RunCancelled extends Error {}
@@ -102,7 +121,11 @@ class AgentRun {
 
   async run(): Promise<AgentRunResult> {
     try {
-      await this.start();
+      const resumed = await this.start();
+      if (resumed.length > 0) {
+        const outcome = await this.afterBatch(await this.executeBatch(resumed));
+        if (outcome) return outcome;
+      }
       while (this.steps < (this.o.maxSteps ?? DEFAULT_MAX_STEPS)) {
         this.steps++;
         const outcome = await this.step();
@@ -115,9 +138,12 @@ class AgentRun {
     }
   }
 
-  private async start(): Promise<void> {
+  /** Emits the run's opening events; returns the open calls a resumed run must execute first. */
+  private async start(): Promise<ToolCall[]> {
     const c = this.conversation;
-    c.closeOpenCalls();
+    const resumed = this.o.userMessage === undefined ? c.openCalls() : [];
+    if (resumed.length === 0) c.closeOpenCalls();
+    else this.workDone = true;
     for (const m of c.messages) this.itr.observeMessage(m);
     if (this.o.userMessage !== undefined) this.itr.observe(this.o.userMessage);
     // The session's first run fixes the system prompt; later runs reuse it byte for byte.
@@ -126,6 +152,7 @@ class AgentRun {
     this.systemMessage = { role: 'system', content: buildSystemPrompt(c.systemChunkIds ?? systemChunkIds, this.o.workspace.root) };
     this.toolsTokens = estimateToolsTokens(this.tools.definitions());
     if (this.o.userMessage !== undefined) await this.emit({ type: 'message.user', data: { content: this.o.userMessage } });
+    return resumed;
   }
 
   /** One model request and its tool calls; returns the result when the run ends. */
@@ -147,9 +174,9 @@ class AgentRun {
       outcome = await this.onPlainReply(message);
     } else {
       this.workDone = true;
-      toolMs = await this.executeBatch(calls);
-      if (this.toolState.completed) outcome = await this.done(null);
-      else if (this.signal.aborted) outcome = await this.cancelled();
+      const batch = await this.executeBatch(calls);
+      toolMs = batch.toolMs;
+      outcome = await this.afterBatch(batch);
     }
     const totalMs = performance.now() - t0;
     this.o.onStepTiming?.({
@@ -268,8 +295,15 @@ class AgentRun {
     return null;
   }
 
-  /** Runs a batch in order; returns the time spent inside tools. */
-  private async executeBatch(calls: ToolCall[]): Promise<number> {
+  private async afterBatch(batch: { pendingCall?: ToolCall }): Promise<AgentRunResult | null> {
+    if (batch.pendingCall) return this.result('paused', { pendingCall: batch.pendingCall });
+    if (this.toolState.completed) return this.done(null);
+    if (this.signal.aborted) return this.cancelled();
+    return null;
+  }
+
+  /** Runs a batch in order; stops at a call that needs a permission decision. */
+  private async executeBatch(calls: ToolCall[]): Promise<{ toolMs: number; pendingCall?: ToolCall }> {
     let toolMs = 0;
     for (const call of calls) {
       if (this.signal.aborted) {
@@ -281,14 +315,25 @@ class AgentRun {
         continue;
       }
       const tool = this.tools.get(call.name);
-      await this.emit({ type: 'tool.start', data: { toolCallId: call.id, name: call.name, arguments: call.arguments, category: tool?.category ?? null } });
+      let args = call.arguments;
+      if (tool && this.o.authorize) {
+        const decision = await this.o.authorize({ call, category: tool.category });
+        if (decision.behavior === 'ask') return { toolMs, pendingCall: call };
+        if (decision.behavior === 'deny') {
+          const why = decision.message ? `: ${decision.message}` : '';
+          await this.endTool(call, { text: `Denied by the user${why}. Do not retry it unchanged.`, isError: true }, 0);
+          continue;
+        }
+        args = decision.updatedArguments ?? args;
+      }
+      await this.emit({ type: 'tool.start', data: { toolCallId: call.id, name: call.name, arguments: args, category: tool?.category ?? null } });
       const t = performance.now();
-      const result = await this.tools.run(call.name, call.arguments, this.toolContext());
+      const result = await this.tools.run(call.name, args, this.toolContext());
       const ms = performance.now() - t;
       toolMs += ms;
       await this.endTool(call, result, ms);
     }
-    return toolMs;
+    return { toolMs };
   }
 
   private async endTool(call: ToolCall, raw: ToolResult, durationMs: number): Promise<void> {

@@ -2,7 +2,7 @@
 // through this same reducer, so the messages it sends are, by construction, exactly what
 // `rebuildConversation(events)` yields later from the persisted log (event sourcing).
 import type { AgentEvent, AgentTodo } from '@h/contracts';
-import type { ChatMessage } from '@h/llm';
+import type { ChatMessage, ToolCall } from '@h/llm';
 import { OutputStore } from '@h/tools';
 
 /** Result text for a tool call that has no recorded result (crash, cancel, lost event). */
@@ -24,7 +24,7 @@ export class Conversation {
   todos: AgentTodo[] = [];
   readonly outputs = new OutputStore();
   /** Calls of the last assistant message that still wait for their result. */
-  private readonly open = new Map<string, string>();
+  private readonly open = new Map<string, ToolCall>();
 
   apply(event: StoredEvent): void {
     const e = event as AgentEvent;
@@ -40,7 +40,7 @@ export class Conversation {
         if (e.data.reasoningContent) message.reasoningContent = e.data.reasoningContent;
         if (e.data.toolCalls?.length) message.toolCalls = e.data.toolCalls.map((c) => ({ ...c }));
         this.push(message);
-        for (const call of message.toolCalls ?? []) this.open.set(call.id, call.name);
+        for (const call of message.toolCalls ?? []) this.open.set(call.id, call);
         return;
       }
       case 'prompt.guidance':
@@ -75,12 +75,15 @@ export class Conversation {
 
   /** Closes calls left without results (the log ended mid-batch), keeping the pairing invariant. */
   closeOpenCalls(): void {
-    for (const [id, name] of this.open) this.messages.push({ role: 'tool', content: INTERRUPTED_RESULT, toolCallId: id, name });
+    for (const call of this.open.values()) {
+      this.messages.push({ role: 'tool', content: INTERRUPTED_RESULT, toolCallId: call.id, name: call.name });
+    }
     this.open.clear();
   }
 
-  get hasOpenCalls(): boolean {
-    return this.open.size > 0;
+  /** Calls still waiting for a result, in order (a run paused for a permission decision). */
+  openCalls(): ToolCall[] {
+    return [...this.open.values()];
   }
 
   // Guidance joins the newest message, which the model has not seen yet, so every byte already
@@ -103,11 +106,19 @@ export class Conversation {
   }
 }
 
+export interface RebuildOptions {
+  /**
+   * Leave the calls of a run that paused for a permission decision open, so that the resumed run
+   * executes them (runAgent without userMessage). Otherwise they get synthetic error results.
+   */
+  keepOpenCalls?: boolean;
+}
+
 /** The model conversation of a session, from its persisted events alone. */
-export function rebuildConversation(events: Iterable<StoredEvent>): Conversation {
+export function rebuildConversation(events: Iterable<StoredEvent>, options: RebuildOptions = {}): Conversation {
   const conversation = new Conversation();
   for (const event of events) conversation.apply(event);
-  conversation.closeOpenCalls();
+  if (!options.keepOpenCalls) conversation.closeOpenCalls();
   return conversation;
 }
 

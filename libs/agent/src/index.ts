@@ -5,9 +5,11 @@ export {
   type AgentRunOptions,
   type AgentRunResult,
   type AgentRunStatus,
+  type AuthorizationRequest,
+  type ToolAuthorization,
   type StepTiming,
 } from './agent-run';
-export { Conversation, rebuildConversation, pairingViolations, INTERRUPTED_RESULT, COMPACTION_PREFIX, type StoredEvent } from './conversation';
+export { Conversation, rebuildConversation, type RebuildOptions, pairingViolations, INTERRUPTED_RESULT, COMPACTION_PREFIX, type StoredEvent } from './conversation';
 export { planCompaction, DEFAULT_COMPACTION, type CompactionPlan, type CompactionSettings } from './compaction';
 export { spillIfOversize, SPILL_THRESHOLD_BYTES, type Spilled } from './spill';
 export { estimateMessagesTokens, estimateToolsTokens, CHARS_PER_TOKEN } from './context-estimate';
