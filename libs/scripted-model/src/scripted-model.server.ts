@@ -242,6 +242,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       record.status = 200;
       if (fault?.type === 'hang' || fault?.type === 'drop') return endWithFault(req, res, record, fault, []);
       if (fault?.type === 'queued') await waitOrClose(res, fault.forMs);
+      if (record.outcome === 'client_closed') return;
       sendJson(res, 200, completionBody(answer, meta, wireUsage));
       record.outcome = 'completed';
       onAnswered();
