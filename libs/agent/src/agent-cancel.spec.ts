@@ -2,23 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pairingViolations, rebuildConversation } from './conversation';
 import { createAgentKit, eventTypes, scenario, type AgentKit } from './testing/agent-test-kit';
+import { processAlive as pidAlive, waitForCondition as waitFor } from '@h/tools';
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('runAgent cancellation', () => {
   let kit: AgentKit;

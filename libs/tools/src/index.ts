@@ -19,3 +19,4 @@ export { validateSummary, parseSections, SUMMARY_SECTIONS, TODO_SECTION } from '
 export { detectBuildCheck, type BuildCheck } from './build-check';
 export { globToRegExp, matchesGlob } from './path-glob';
 export { p, params, type Param, type Params } from './tool-params';
+export { processAlive, waitForCondition } from './testing/process-helpers';

@@ -3,23 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkspaceError } from '@h/contracts';
 import { LocalWorkspace } from './local-workspace';
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { processAlive as pidAlive, waitForCondition as waitFor } from './testing/process-helpers';
 
 describe(LocalWorkspace.name, () => {
   let dir: string;
