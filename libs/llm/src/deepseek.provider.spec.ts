@@ -144,6 +144,18 @@ describe(DeepSeekProvider.name, () => {
     expect(server.requests.map((r) => r.outcome)).toEqual(['dropped', 'completed']);
   });
 
+  it('should retry an error sent inside the stream before any output, as a server error', async () => {
+    server.load({ name: 'test', turns: [{ fault: { type: 'stream_error', afterChunks: 1 }, text: 'second try' }] });
+    expect(doneMessage(await collect(provider().stream(ask('a')))).content).toBe('second try');
+    expect(server.requests.map((r) => r.fault ?? r.outcome)).toEqual(['stream_error', 'completed']);
+
+    server.reset();
+    server.load({ name: 'test', turns: [{ fault: { type: 'stream_error', afterChunks: 1, times: 9 }, text: 'never' }] });
+    const err = await failure(collect(provider({ maxRetries: 1 }).stream(ask('b'))));
+    expect(err.code).toBe('server');
+    expect(err.message).toMatch(/error inside the stream.*Server overloaded/);
+  });
+
   it('should not retry once part of the answer was streamed to the caller', async () => {
     server.load({ name: 'test', turns: [{ fault: { type: 'drop', afterChunks: 3 }, text: 'a long answer that is cut off in the middle of the stream' }] });
     const seen: ModelStreamEvent[] = [];

@@ -11,6 +11,8 @@ const faultSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('drop'), afterChunks: z.number().int().min(0).optional(), times: z.number().int().min(1).optional() }),
   z.object({ type: z.literal('hang'), afterChunks: z.number().int().min(0).optional(), times: z.number().int().min(1).optional() }),
   z.object({ type: z.literal('context_length'), times: z.number().int().min(1).optional() }),
+  // An error object inside an open 200 stream, as providers send when they fail mid-answer.
+  z.object({ type: z.literal('stream_error'), afterChunks: z.number().int().min(0).optional(), times: z.number().int().min(1).optional() }),
   // DeepSeek keeps a request that waits for capacity alive with SSE comments before answering.
   z.object({ type: z.literal('queued'), forMs: z.number().min(0), keepAliveMs: z.number().min(1).optional(), times: z.number().int().min(1).optional() }),
 ]);

@@ -241,6 +241,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     if (!body.stream) {
       record.status = 200;
       if (fault?.type === 'hang' || fault?.type === 'drop') return endWithFault(req, res, record, fault, []);
+      if (fault?.type === 'stream_error') return fail(500, 'Server overloaded, please retry (scripted fault)', 'server_error');
       if (fault?.type === 'queued') await waitOrClose(res, fault.forMs);
       if (record.outcome === 'client_closed') return;
       sendJson(res, 200, completionBody(answer, meta, wireUsage));
@@ -255,7 +256,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     res.on('close', () => {
       closed = true;
     });
-    if (fault?.type === 'hang' || fault?.type === 'drop') return endWithFault(req, res, record, fault, chunks);
+    if (fault?.type === 'hang' || fault?.type === 'drop' || fault?.type === 'stream_error') return endWithFault(req, res, record, fault, chunks);
     if (fault?.type === 'queued') {
       const until = Date.now() + fault.forMs;
       while (!closed && Date.now() < until) {
@@ -276,8 +277,12 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   }
 
   function endWithFault(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, fault: FaultSpec, chunks: Array<Record<string, unknown>>): void {
-    const after = fault.type === 'drop' ? (fault.afterChunks ?? 2) : fault.type === 'hang' ? fault.afterChunks : undefined;
+    const after = fault.type === 'drop' || fault.type === 'stream_error' ? (fault.afterChunks ?? 2) : fault.type === 'hang' ? fault.afterChunks : undefined;
     if (after !== undefined) for (const c of chunks.slice(0, after)) res.write(`data: ${JSON.stringify(c)}\n\n`);
+    if (fault.type === 'stream_error') {
+      record.outcome = 'error';
+      res.end(`data: ${JSON.stringify({ error: { message: 'Server overloaded, please retry (scripted fault)', type: 'server_error' } })}\n\n`);
+    }
     if (fault.type === 'drop') {
       record.outcome = 'dropped';
       // Closing the socket mid-body is what a crashed proxy looks like. end() rather than
