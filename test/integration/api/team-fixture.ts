@@ -90,7 +90,7 @@ export function bearerClient(url: string, secret: string): HttpClient {
 }
 
 /** Direct SQL against the test database, for checks the API deliberately does not expose. */
-export async function sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+export async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
   const db = new Client({ connectionString: TEST_DATABASE_URL });
   await db.connect();
   try {
@@ -127,7 +127,13 @@ export class ResponseLog {
   /** Requests whose response carried `needle` in its body or any header. */
   containing(needle: string): string[] {
     return this.responses
-      .filter(({ res }) => res.text.includes(needle) || [...res.headers].some(([k, v]) => k.includes(needle) || v.includes(needle)))
+      .filter(({ res }) => res.text.includes(needle) || headerText(res.headers).includes(needle))
       .map(({ method, path, res }) => `${method} ${path} -> ${res.status}`);
   }
+}
+
+function headerText(headers: Headers): string {
+  const lines: string[] = [];
+  headers.forEach((value, name) => lines.push(`${name}: ${value}`));
+  return lines.join('\n');
 }

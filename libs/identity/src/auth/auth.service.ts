@@ -64,9 +64,12 @@ export class AuthService {
     const ok = await this.passwords.verify(creds?.passwordHash ?? null, input.password);
     if (!creds || !ok) {
       await Promise.all(buckets.map((b) => this.rateLimits.hit(b, window)));
+      // Whoever failed is unknown: the account is the target of the attempt, not its actor.
       await this.audit.record({
         action: 'auth.login_failed',
-        actorUserId: creds?.id ?? null,
+        actorUserId: null,
+        targetType: creds ? 'user' : null,
+        targetId: creds?.id ?? null,
         ip: meta.ip,
         metadata: { reason: creds ? 'bad_password' : 'unknown_email' },
       });
@@ -77,14 +80,20 @@ export class AuthService {
       await this.users.updatePasswordHash(creds.id, await this.passwords.hash(input.password));
     }
     const { passwordHash: _omit, ...user } = creds;
-    await this.audit.record({ action: 'auth.login', actorUserId: user.id, ip: meta.ip });
+    await this.audit.record({ action: 'auth.login', actorUserId: user.id, targetType: 'user', targetId: user.id, ip: meta.ip });
     return this.issueSession(user, meta);
   }
 
   async logout(principal: Principal, meta: RequestMeta): Promise<void> {
     if (principal.kind !== 'user') return;
     await this.sessions.revoke(principal.sessionId);
-    await this.audit.record({ action: 'auth.logout', actorUserId: principal.userId, ip: meta.ip });
+    await this.audit.record({
+      action: 'auth.logout',
+      actorUserId: principal.userId,
+      targetType: 'auth_session',
+      targetId: principal.sessionId,
+      ip: meta.ip,
+    });
   }
 
   /** Resolves a cookie session or bearer token to a principal, or null when neither is valid. */
