@@ -3,7 +3,7 @@
 // work was done, the run is cancelled, or it fails. Every state change is an event, applied to
 // the Conversation through the same reducer a rebuild uses, then handed to `onEvent`.
 import type { AgentEvent, AgentTodo, RunUsage, Workspace } from '@h/contracts';
-import { getModelInfo, isModelError, type ChatMessage, type ModelProvider, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
+import { effectiveThinking, getModelInfo, isModelError, type ChatMessage, type ModelProvider, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
 import { newRunToolState, ToolRegistry, type ToolCategory, type ToolContext, type ToolResult } from '@h/tools';
 import { DEFAULT_COMPACTION, planCompaction, type CompactionSettings } from './compaction';
 import { estimateMessagesTokens, estimateToolsTokens } from './context-estimate';
@@ -148,7 +148,7 @@ class AgentRun {
     if (this.o.userMessage !== undefined) this.itr.observe(this.o.userMessage);
     // The session's first run fixes the system prompt; later runs reuse it byte for byte.
     const systemChunkIds = c.systemChunkIds ?? this.itr.selected();
-    await this.emit({ type: 'run.started', data: { model: this.o.model, thinking: this.o.thinking ?? false, systemChunkIds } });
+    await this.emit({ type: 'run.started', data: { model: this.o.model, thinking: effectiveThinking(this.o.model, this.o.thinking), systemChunkIds } });
     this.systemMessage = { role: 'system', content: buildSystemPrompt(c.systemChunkIds ?? systemChunkIds, this.o.workspace.root) };
     this.toolsTokens = estimateToolsTokens(this.tools.definitions());
     if (this.o.userMessage !== undefined) await this.emit({ type: 'message.user', data: { content: this.o.userMessage } });

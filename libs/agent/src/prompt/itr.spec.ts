@@ -1,4 +1,4 @@
-import { buildSystemPrompt, ItrSelector, selectChunks } from './itr';
+import { buildGuidance, buildSystemPrompt, ItrSelector, selectChunks } from './itr';
 
 describe(ItrSelector.name, () => {
   it('should always include the core chunks and nothing else for an unrelated request', () => {
@@ -22,6 +22,12 @@ describe(ItrSelector.name, () => {
     itr.observeMessage({ role: 'assistant', content: null, toolCalls: [{ id: '1', name: 'run_command', arguments: '{"command":"make"}' }] });
     expect(itr.selected()).toContain('diagnostics');
     expect(itr.score('build_fix')).toBe(2);
+  });
+
+  it('should not let guidance already appended to a message trigger further chunks', () => {
+    const itr = new ItrSelector();
+    itr.observeMessage({ role: 'tool', content: `ok\n\n${buildGuidance(['diagnostics', 'build_fix'])}` });
+    expect(itr.selected()).toEqual(['core_rules', 'lang_general']);
   });
 
   it('should build a byte-identical system prompt for the same chunks', () => {

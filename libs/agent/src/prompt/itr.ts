@@ -44,7 +44,8 @@ export class ItrSelector {
   }
 
   observeMessage(message: ChatMessage): void {
-    this.observe(message.content);
+    // Guidance H appended to a message is not conversation: its own words must not trigger chunks.
+    this.observe(message.content?.split(GUIDANCE_MARKER)[0]);
     for (const call of message.toolCalls ?? []) {
       this.observe(call.name);
       this.observe(call.arguments);
@@ -77,7 +78,9 @@ export function buildSystemPrompt(chunkIds: readonly string[], workspaceRoot: st
   return `${renderChunks(chunkIds)}\n\nWorkspace root: ${workspaceRoot}`;
 }
 
+export const GUIDANCE_MARKER = '[H guidance, now relevant]';
+
 /** Late guidance for chunks selected after the system prompt was fixed. */
 export function buildGuidance(chunkIds: readonly string[]): string {
-  return `[H guidance, now relevant]\n${renderChunks(chunkIds)}`;
+  return `${GUIDANCE_MARKER}\n${renderChunks(chunkIds)}`;
 }
