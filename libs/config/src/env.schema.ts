@@ -39,6 +39,13 @@ export const envSchema = z.object({
   /** Write logs to stdout (turn off when LOG_FILE is enough, e.g. in tests). */
   LOG_STDOUT: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Agent runs executing at once per team and per user; more wait in line with their position shown. */
+  RUNS_PER_TEAM: z.coerce.number().int().min(1).max(1000).default(4),
+  RUNS_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
+  /** How long a worker's hold on a run lasts without renewal; a killed worker's run resumes after it. */
+  RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600000).default(15000),
+  /** Heartbeat comment interval on SSE streams. */
+  SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(120000).default(15000),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
 });

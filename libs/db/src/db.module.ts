@@ -1,7 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { PrismaService } from './prisma.service';
 import { RedisService } from './redis.service';
+import { AgentSessionRepository } from './repositories/agent-session.repository';
 import { AuditRepository } from './repositories/audit.repository';
+import { EventBusRepository } from './repositories/event-bus.repository';
+import { EventRepository } from './repositories/event.repository';
+import { PermissionRepository } from './repositories/permission.repository';
+import { RunRepository } from './repositories/run.repository';
 import { AuthSessionRepository } from './repositories/auth-session.repository';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { HealthRepository } from './repositories/health.repository';
@@ -12,6 +17,11 @@ import { UserRepository } from './repositories/user.repository';
 import { WorkspaceRepository } from './repositories/workspace.repository';
 
 const repositories = [
+  AgentSessionRepository,
+  EventBusRepository,
+  EventRepository,
+  PermissionRepository,
+  RunRepository,
   AuditRepository,
   AuthSessionRepository,
   ApiTokenRepository,

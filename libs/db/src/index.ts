@@ -10,3 +10,8 @@ export * from './repositories/rate-limit.repository';
 export * from './repositories/team.repository';
 export * from './repositories/user.repository';
 export * from './repositories/workspace.repository';
+export * from './repositories/agent-session.repository';
+export * from './repositories/event-bus.repository';
+export * from './repositories/event.repository';
+export * from './repositories/permission.repository';
+export * from './repositories/run.repository';

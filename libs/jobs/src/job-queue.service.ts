@@ -8,8 +8,8 @@ import { JOB_DEFAULTS, JOB_QUEUE, JobName, JobPayload, parseJobPayload, QueueNam
 export class JobQueueService {
   private readonly queues: Record<QueueName, Queue>;
 
-  constructor(@InjectQueue(QueueName.Workspace) workspaceQueue: Queue) {
-    this.queues = { [QueueName.Workspace]: workspaceQueue };
+  constructor(@InjectQueue(QueueName.Workspace) workspaceQueue: Queue, @InjectQueue(QueueName.Agent) agentQueue: Queue) {
+    this.queues = { [QueueName.Workspace]: workspaceQueue, [QueueName.Agent]: agentQueue };
   }
 
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { jobId?: string } = {}): Promise<string> {
@@ -19,9 +19,17 @@ export class JobQueueService {
       jobId: options.jobId,
       attempts: defaults.attempts,
       backoff: { type: 'exponential', delay: defaults.backoffMs },
-      removeOnComplete: { count: 1000 },
-      removeOnFail: { count: 5000 },
+      removeOnComplete: defaults.keepFinished ? { count: 1000 } : true,
+      removeOnFail: defaults.keepFinished ? { count: 5000 } : true,
     });
     return job.id ?? '';
+  }
+
+  /** Whether a job with this id is waiting, delayed or active. */
+  async isPending(name: JobName, jobId: string): Promise<boolean> {
+    const job = await this.queues[JOB_QUEUE[name]].getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    return ['waiting', 'delayed', 'active', 'waiting-children', 'prioritized'].includes(state);
   }
 }

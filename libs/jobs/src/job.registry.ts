@@ -4,29 +4,39 @@ import { z } from 'zod';
 // at boot that every job below has exactly one handler (immich's job.repository pattern).
 export enum QueueName {
   Workspace = 'workspace',
+  Agent = 'agent',
 }
 
 export enum JobName {
   WorkspaceSetup = 'workspace.setup',
+  /** Runs (or resumes) one agent run; the run's state lives in Postgres, the job only points at it. */
+  AgentRun = 'agent.run',
 }
 
 export const jobPayloadSchemas = {
   [JobName.WorkspaceSetup]: z.object({ workspaceId: z.string().uuid() }),
+  [JobName.AgentRun]: z.object({ runId: z.string().uuid() }),
 } satisfies Record<JobName, z.ZodTypeAny>;
 
 export type JobPayload<N extends JobName> = z.infer<(typeof jobPayloadSchemas)[N]>;
 
 export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.WorkspaceSetup]: QueueName.Workspace,
+  [JobName.AgentRun]: QueueName.Agent,
 };
 
 export interface JobDefaults {
   attempts: number;
   backoffMs: number;
+  /** Keep finished jobs in Redis for inspection; off when Postgres holds the history. */
+  keepFinished: boolean;
 }
 
 export const JOB_DEFAULTS: Record<JobName, JobDefaults> = {
-  [JobName.WorkspaceSetup]: { attempts: 5, backoffMs: 1000 },
+  [JobName.WorkspaceSetup]: { attempts: 5, backoffMs: 1000, keepFinished: true },
+  // A run that throws is already recorded as failed; retries come from stalled-job recovery. Its
+  // job id is reused when the run resumes after an approval, so finished jobs are removed.
+  [JobName.AgentRun]: { attempts: 1, backoffMs: 1000, keepFinished: false },
 };
 
 export function parseJobPayload<N extends JobName>(name: N, data: unknown): JobPayload<N> {

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma.service';
+import { PermissionMode, Prisma } from '../generated/client';
+
+export type PermissionModeName = `${PermissionMode}`;
+
+export interface UsageTotals {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  cacheHitTokens: number;
+  cacheMissTokens: number;
+  costUsd: number;
+}
+
+export interface AgentSessionRecord {
+  id: string;
+  teamId: string;
+  workspaceId: string;
+  createdById: string;
+  title: string;
+  model: string;
+  thinking: boolean;
+  permissionMode: PermissionModeName;
+  lastSeq: number;
+  state: Record<string, unknown>;
+  usage: UsageTotals;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const sessionSelect = {
+  id: true,
+  teamId: true,
+  workspaceId: true,
+  createdById: true,
+  title: true,
+  model: true,
+  thinking: true,
+  permissionMode: true,
+  lastSeq: true,
+  state: true,
+  requests: true,
+  promptTokens: true,
+  completionTokens: true,
+  cacheHitTokens: true,
+  cacheMissTokens: true,
+  costUsd: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+type Row = Prisma.AgentSessionGetPayload<{ select: typeof sessionSelect }>;
+
+function toRecord(r: Row): AgentSessionRecord {
+  const { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd, state, ...rest } = r;
+  return {
+    ...rest,
+    state: (state ?? {}) as Record<string, unknown>,
+    usage: { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd: Number(costUsd) },
+  };
+}
+
+@Injectable()
+export class AgentSessionRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async create(input: {
+    teamId: string;
+    workspaceId: string;
+    createdById: string;
+    title: string;
+    model: string;
+    thinking: boolean;
+    permissionMode: PermissionModeName;
+  }): Promise<AgentSessionRecord> {
+    return toRecord(await this.prisma.agentSession.create({ data: input, select: sessionSelect }));
+  }
+
+  async listByWorkspace(workspaceId: string, limit = 100): Promise<AgentSessionRecord[]> {
+    const rows = await this.prisma.agentSession.findMany({
+      where: { workspaceId },
+      orderBy: { updatedAt: 'desc' },
+      take: limit,
+      select: sessionSelect,
+    });
+    return rows.map(toRecord);
+  }
+
+  async findById(id: string): Promise<AgentSessionRecord | null> {
+    const row = await this.prisma.agentSession.findUnique({ where: { id }, select: sessionSelect });
+    return row ? toRecord(row) : null;
+  }
+
+  findOwner(id: string): Promise<{ teamId: string; workspaceId: string } | null> {
+    return this.prisma.agentSession.findUnique({ where: { id }, select: { teamId: true, workspaceId: true } });
+  }
+
+  async update(
+    id: string,
+    data: Partial<Pick<AgentSessionRecord, 'title' | 'model' | 'thinking' | 'permissionMode'>>,
+  ): Promise<AgentSessionRecord> {
+    return toRecord(await this.prisma.agentSession.update({ where: { id }, data, select: sessionSelect }));
+  }
+
+  /** Merges derived state (todos, summary) written by the worker. */
+  async mergeState(id: string, patch: Record<string, unknown>): Promise<void> {
+    const row = await this.prisma.agentSession.findUnique({ where: { id }, select: { state: true } });
+    const state = { ...((row?.state ?? {}) as Record<string, unknown>), ...patch };
+    await this.prisma.agentSession.update({ where: { id }, data: { state: state as Prisma.InputJsonValue } });
+  }
+
+  async addUsage(id: string, usage: UsageTotals): Promise<void> {
+    await this.prisma.agentSession.update({
+      where: { id },
+      data: {
+        requests: { increment: usage.requests },
+        promptTokens: { increment: usage.promptTokens },
+        completionTokens: { increment: usage.completionTokens },
+        cacheHitTokens: { increment: usage.cacheHitTokens },
+        cacheMissTokens: { increment: usage.cacheMissTokens },
+        costUsd: { increment: usage.costUsd },
+      },
+    });
+  }
+}

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma.service';
+import { PermissionStatus, Prisma } from '../generated/client';
+
+export type PermissionStatusName = `${PermissionStatus}`;
+
+export interface PermissionRecord {
+  id: string;
+  sessionId: string;
+  runId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  status: PermissionStatusName;
+  decidedById: string | null;
+  decision: { updatedInput?: unknown; message?: string } | null;
+  createdAt: Date;
+  decidedAt: Date | null;
+}
+
+const select = {
+  id: true,
+  sessionId: true,
+  runId: true,
+  toolCallId: true,
+  toolName: true,
+  input: true,
+  status: true,
+  decidedById: true,
+  decision: true,
+  createdAt: true,
+  decidedAt: true,
+} as const;
+
+type Row = Prisma.PermissionRequestGetPayload<{ select: typeof select }>;
+const toRecord = (r: Row): PermissionRecord => ({ ...r, decision: (r.decision as PermissionRecord['decision']) ?? null });
+
+@Injectable()
+export class PermissionRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Idempotent per (run, tool call): a resumed run asking again gets the same request back. */
+  async upsertPending(input: { sessionId: string; runId: string; toolCallId: string; toolName: string; input: unknown }): Promise<PermissionRecord> {
+    const row = await this.prisma.permissionRequest.upsert({
+      where: { runId_toolCallId: { runId: input.runId, toolCallId: input.toolCallId } },
+      create: { ...input, input: (input.input ?? {}) as Prisma.InputJsonValue },
+      update: {},
+      select,
+    });
+    return toRecord(row);
+  }
+
+  async findById(id: string): Promise<PermissionRecord | null> {
+    const row = await this.prisma.permissionRequest.findUnique({ where: { id }, select });
+    return row ? toRecord(row) : null;
+  }
+
+  async findForToolCall(runId: string, toolCallId: string): Promise<PermissionRecord | null> {
+    const row = await this.prisma.permissionRequest.findUnique({ where: { runId_toolCallId: { runId, toolCallId } }, select });
+    return row ? toRecord(row) : null;
+  }
+
+  findOwner(id: string): Promise<{ teamId: string; workspaceId: string } | null> {
+    return this.prisma.permissionRequest
+      .findUnique({ where: { id }, select: { session: { select: { teamId: true, workspaceId: true } } } })
+      .then((r) => r?.session ?? null);
+  }
+
+  async listBySession(sessionId: string, status?: PermissionStatusName): Promise<PermissionRecord[]> {
+    const rows = await this.prisma.permissionRequest.findMany({
+      where: { sessionId, ...(status ? { status } : {}) },
+      orderBy: { createdAt: 'asc' },
+      take: 200,
+      select,
+    });
+    return rows.map(toRecord);
+  }
+
+  /** Records a decision once; a second answer (another member, a retry) changes nothing. */
+  async decide(
+    id: string,
+    decision: { status: 'allowed' | 'denied' | 'cancelled'; decidedById: string | null; updatedInput?: unknown; message?: string },
+  ): Promise<boolean> {
+    const { count } = await this.prisma.permissionRequest.updateMany({
+      where: { id, status: 'pending' },
+      data: {
+        status: decision.status,
+        decidedById: decision.decidedById,
+        decidedAt: new Date(),
+        decision: { updatedInput: decision.updatedInput, message: decision.message } as Prisma.InputJsonValue,
+      },
+    });
+    return count > 0;
+  }
+
+  async cancelPendingForRun(runId: string): Promise<void> {
+    await this.prisma.permissionRequest.updateMany({ where: { runId, status: 'pending' }, data: { status: 'cancelled', decidedAt: new Date() } });
+  }
+}

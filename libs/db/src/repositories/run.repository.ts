@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma.service';
+import { Prisma, RunStatus } from '../generated/client';
+import type { UsageTotals } from './agent-session.repository';
+import { EventEnvelope, EventRepository } from './event.repository';
+
+export type RunStatusName = `${RunStatus}`;
+export const ACTIVE_RUN_STATUSES: RunStatusName[] = ['queued', 'running', 'waiting_permission'];
+export const FINISHED_RUN_STATUSES: RunStatusName[] = ['completed', 'failed', 'cancelled'];
+
+export interface RunRecord {
+  id: string;
+  sessionId: string;
+  teamId: string;
+  userId: string;
+  status: RunStatusName;
+  clientMessageId: string | null;
+  attempts: number;
+  error: { code: string; message: string } | null;
+  usage: UsageTotals;
+  cancelRequestedAt: Date | null;
+  queuedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  createdAt: Date;
+}
+
+const runSelect = {
+  id: true,
+  sessionId: true,
+  teamId: true,
+  userId: true,
+  status: true,
+  clientMessageId: true,
+  attempts: true,
+  error: true,
+  requests: true,
+  promptTokens: true,
+  completionTokens: true,
+  cacheHitTokens: true,
+  cacheMissTokens: true,
+  costUsd: true,
+  cancelRequestedAt: true,
+  queuedAt: true,
+  startedAt: true,
+  finishedAt: true,
+  createdAt: true,
+} as const;
+
+type Row = Prisma.RunGetPayload<{ select: typeof runSelect }>;
+
+function toRecord(r: Row): RunRecord {
+  const { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd, error, ...rest } = r;
+  return {
+    ...rest,
+    error: (error as RunRecord['error']) ?? null,
+    usage: { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd: Number(costUsd) },
+  };
+}
+
+export interface ConcurrencyLimits {
+  perTeam: number;
+  perUser: number;
+}
+
+@Injectable()
+export class RunRepository {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly events: EventRepository,
+  ) {}
+
+  /**
+   * Creates a queued run and appends its `message.user` event in one transaction. A repeated
+   * `clientMessageId` returns the first run instead (idempotent retries from flaky clients).
+   */
+  async createWithMessage(input: {
+    sessionId: string;
+    teamId: string;
+    userId: string;
+    content: string;
+    clientMessageId?: string;
+  }): Promise<{ run: RunRecord; created: boolean; events: EventEnvelope[] }> {
+    if (input.clientMessageId) {
+      const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
+      if (existing) return { run: existing, created: false, events: [] };
+    }
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const run = await tx.run.create({
+          data: { sessionId: input.sessionId, teamId: input.teamId, userId: input.userId, clientMessageId: input.clientMessageId },
+          select: runSelect,
+        });
+        const events = await this.events.append(
+          input.sessionId,
+          [{ type: 'message.user', data: { content: input.content, userId: input.userId } }],
+          { runId: run.id, tx },
+        );
+        return { run: toRecord(run), created: true, events };
+      });
+    } catch (err) {
+      // Two requests with the same clientMessageId raced; the loser answers with the winner's run.
+      if ((err as { code?: string }).code === 'P2002' && input.clientMessageId) {
+        const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
+        if (existing) return { run: existing, created: false, events: [] };
+      }
+      throw err;
+    }
+  }
+
+  private async findByClientMessageId(sessionId: string, clientMessageId: string): Promise<RunRecord | null> {
+    const row = await this.prisma.run.findUnique({
+      where: { sessionId_clientMessageId: { sessionId, clientMessageId } },
+      select: runSelect,
+    });
+    return row ? toRecord(row) : null;
+  }
+
+  async findById(id: string): Promise<RunRecord | null> {
+    const row = await this.prisma.run.findUnique({ where: { id }, select: runSelect });
+    return row ? toRecord(row) : null;
+  }
+
+  findOwner(id: string): Promise<{ teamId: string; workspaceId: string; sessionId: string } | null> {
+    return this.prisma.run
+      .findUnique({ where: { id }, select: { teamId: true, sessionId: true, session: { select: { workspaceId: true } } } })
+      .then((r) => (r ? { teamId: r.teamId, sessionId: r.sessionId, workspaceId: r.session.workspaceId } : null));
+  }
+
+  async listBySession(sessionId: string, limit = 50): Promise<RunRecord[]> {
+    const rows = await this.prisma.run.findMany({ where: { sessionId }, orderBy: { createdAt: 'desc' }, take: limit, select: runSelect });
+    return rows.map(toRecord);
+  }
+
+  /** 1-based position among the team's queued runs (what a user waits behind), or null. */
+  async queuePosition(run: RunRecord): Promise<number | null> {
+    if (run.status !== 'queued') return null;
+    const ahead = await this.prisma.run.count({ where: { teamId: run.teamId, status: 'queued', queuedAt: { lt: run.queuedAt } } });
+    return ahead + 1;
+  }
+
+  /**
+   * Picks the team's queued runs that may start now and marks them running: runs of one session go
+   * one at a time in order, and at most `limits` run per team and per user. A transaction-scoped
+   * advisory lock per team makes concurrent admissions (api and workers) agree.
+   */
+  async admit(teamId: string, limits: ConcurrencyLimits): Promise<RunRecord[]> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-admit:' + teamId}))`;
+      const running = await tx.run.findMany({ where: { teamId, status: 'running' }, select: { userId: true } });
+      const busySessions = new Set(
+        (await tx.run.findMany({ where: { teamId, status: { in: ['running', 'waiting_permission'] } }, select: { sessionId: true } })).map(
+          (r) => r.sessionId,
+        ),
+      );
+      const queued = await tx.run.findMany({ where: { teamId, status: 'queued' }, orderBy: [{ queuedAt: 'asc' }, { createdAt: 'asc' }], select: runSelect });
+      let teamCount = running.length;
+      const perUser = new Map<string, number>();
+      for (const r of running) perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
+      const admitted: Row[] = [];
+      const seenSessions = new Set<string>();
+      for (const run of queued) {
+        if (teamCount >= limits.perTeam) break;
+        // Only the oldest queued run of a session is a candidate; later ones wait behind it.
+        if (seenSessions.has(run.sessionId)) continue;
+        seenSessions.add(run.sessionId);
+        if (busySessions.has(run.sessionId)) continue;
+        if ((perUser.get(run.userId) ?? 0) >= limits.perUser) continue;
+        admitted.push(run);
+        teamCount++;
+        perUser.set(run.userId, (perUser.get(run.userId) ?? 0) + 1);
+      }
+      if (admitted.length) {
+        await tx.run.updateMany({ where: { id: { in: admitted.map((r) => r.id) }, status: 'queued' }, data: { status: 'running' } });
+      }
+      return admitted.map((r) => toRecord({ ...r, status: 'running' }));
+    });
+  }
+
+  /** Teams with queued runs, for the periodic admission sweep. */
+  async teamsWithQueuedRuns(): Promise<string[]> {
+    const rows = await this.prisma.run.findMany({ where: { status: 'queued' }, distinct: ['teamId'], select: { teamId: true } });
+    return rows.map((r) => r.teamId);
+  }
+
+  /** Runs marked running that no job may hold (e.g. Redis lost its queue); the sweep re-enqueues them. */
+  async listRunning(olderThan: Date): Promise<RunRecord[]> {
+    const rows = await this.prisma.run.findMany({ where: { status: 'running', updatedAt: { lt: olderThan } }, select: runSelect, take: 100 });
+    return rows.map(toRecord);
+  }
+
+  /** A worker takes the run: a new lease fences off any earlier worker that may still be alive. */
+  async claim(id: string): Promise<{ run: RunRecord; leaseId: string } | null> {
+    const leaseId = randomUUID();
+    const { count } = await this.prisma.run.updateMany({
+      where: { id, status: 'running' },
+      data: { leaseId, attempts: { increment: 1 } },
+    });
+    if (!count) return null;
+    await this.prisma.run.updateMany({ where: { id, startedAt: null }, data: { startedAt: new Date() } });
+    const run = await this.findById(id);
+    return run ? { run, leaseId } : null;
+  }
+
+  /** Ends the run with its final status and usage; appends the final event in the same transaction. */
+  async finish(
+    id: string,
+    leaseId: string | null,
+    outcome: { status: 'completed' | 'failed' | 'cancelled'; error?: { code: string; message: string } | null; usage: UsageTotals },
+    finalEvent?: { sessionId: string; type: string; data: unknown },
+  ): Promise<EventEnvelope[]> {
+    return this.prisma.$transaction(async (tx) => {
+      const where = leaseId ? { id, leaseId } : { id, status: { in: ACTIVE_RUN_STATUSES as RunStatus[] } };
+      const { count } = await tx.run.updateMany({
+        where,
+        data: {
+          status: outcome.status,
+          error: outcome.error ? (outcome.error as Prisma.InputJsonValue) : Prisma.DbNull,
+          finishedAt: new Date(),
+          leaseId: null,
+          requests: outcome.usage.requests,
+          promptTokens: outcome.usage.promptTokens,
+          completionTokens: outcome.usage.completionTokens,
+          cacheHitTokens: outcome.usage.cacheHitTokens,
+          cacheMissTokens: outcome.usage.cacheMissTokens,
+          costUsd: outcome.usage.costUsd,
+        },
+      });
+      if (!count) return [];
+      const session = await tx.run.findUnique({ where: { id }, select: { sessionId: true } });
+      if (!session) return [];
+      await tx.agentSession.update({
+        where: { id: session.sessionId },
+        data: {
+          requests: { increment: outcome.usage.requests },
+          promptTokens: { increment: outcome.usage.promptTokens },
+          completionTokens: { increment: outcome.usage.completionTokens },
+          cacheHitTokens: { increment: outcome.usage.cacheHitTokens },
+          cacheMissTokens: { increment: outcome.usage.cacheMissTokens },
+          costUsd: { increment: outcome.usage.costUsd },
+        },
+      });
+      return finalEvent ? this.events.append(finalEvent.sessionId, [finalEvent], { runId: id, tx }) : [];
+    });
+  }
+
+  /** The run waits for a person: it leaves the running set, so it holds no concurrency slot. */
+  async markWaiting(id: string, leaseId: string): Promise<boolean> {
+    const { count } = await this.prisma.run.updateMany({ where: { id, leaseId }, data: { status: 'waiting_permission', leaseId: null } });
+    return count > 0;
+  }
+
+  /** A decision arrived: the run goes back in line, ahead of later runs (it keeps its queuedAt). */
+  async requeue(id: string): Promise<boolean> {
+    const { count } = await this.prisma.run.updateMany({ where: { id, status: 'waiting_permission' }, data: { status: 'queued' } });
+    return count > 0;
+  }
+
+  async requestCancel(id: string): Promise<RunRecord | null> {
+    await this.prisma.run.updateMany({ where: { id, cancelRequestedAt: null }, data: { cancelRequestedAt: new Date() } });
+    return this.findById(id);
+  }
+
+  async teamUsage(teamId: string, from: Date, to: Date): Promise<UsageTotals & { runs: number }> {
+    const agg = await this.prisma.run.aggregate({
+      where: { teamId, createdAt: { gte: from, lt: to } },
+      _count: { _all: true },
+      _sum: { requests: true, promptTokens: true, completionTokens: true, cacheHitTokens: true, cacheMissTokens: true, costUsd: true },
+    });
+    const s = agg._sum;
+    return {
+      runs: agg._count._all,
+      requests: s.requests ?? 0,
+      promptTokens: s.promptTokens ?? 0,
+      completionTokens: s.completionTokens ?? 0,
+      cacheHitTokens: s.cacheHitTokens ?? 0,
+      cacheMissTokens: s.cacheMissTokens ?? 0,
+      costUsd: Number(s.costUsd ?? 0),
+    };
+  }
+}

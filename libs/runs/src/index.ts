@@ -1,0 +1,3 @@
+export * from './run-dispatcher.service';
+export * from './runs.module';
+export * from './session-title';

@@ -1,0 +1,46 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '@h/config';
+import { RunRecord, RunRepository } from '@h/db';
+import { JobName, JobQueueService } from '@h/jobs';
+
+export const runJobId = (runId: string) => `run_${runId}`;
+
+// Admission control for agent runs, shared by the api (a message arrived, a decision came in) and
+// the worker (a run ended, periodic sweep). Postgres decides who may start; BullMQ only carries the
+// admitted runs to a worker. Nothing running is ever evicted to make room.
+@Injectable()
+export class RunDispatcher {
+  private readonly logger = new Logger(RunDispatcher.name);
+
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly jobs: JobQueueService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async dispatch(teamId: string): Promise<RunRecord[]> {
+    const admitted = await this.runs.admit(teamId, {
+      perTeam: this.config.env.RUNS_PER_TEAM,
+      perUser: this.config.env.RUNS_PER_USER,
+    });
+    for (const run of admitted) {
+      await this.jobs.enqueue(JobName.AgentRun, { runId: run.id }, { jobId: runJobId(run.id) });
+    }
+    if (admitted.length) this.logger.log({ teamId, runs: admitted.map((r) => r.id) }, 'runs admitted');
+    return admitted;
+  }
+
+  /**
+   * Heals what a crash or a Redis restart can leave behind: queued runs nobody admitted, and runs
+   * marked running whose job is gone. Safe to run on every worker at any time.
+   */
+  async sweep(): Promise<void> {
+    for (const teamId of await this.runs.teamsWithQueuedRuns()) await this.dispatch(teamId);
+    const stale = await this.runs.listRunning(new Date(Date.now() - this.config.env.RUN_LOCK_MS * 2));
+    for (const run of stale) {
+      if (await this.jobs.isPending(JobName.AgentRun, runJobId(run.id))) continue;
+      this.logger.warn({ runId: run.id }, 'running run has no job; enqueueing it again to resume');
+      await this.jobs.enqueue(JobName.AgentRun, { runId: run.id }, { jobId: runJobId(run.id) });
+    }
+  }
+}
