@@ -36,6 +36,7 @@ export class LocalSandboxDriver implements SandboxDriver {
   private readonly procs = new Map<string, ChildProcess>();
   private readonly clients = new Map<string, SandboxClient>();
   private readonly sandboxd: string;
+  private built = false;
 
   constructor(private readonly opts: LocalSandboxOptions) {
     if (opts.multiUser && !opts.allowUnsafe && process.env.H_ALLOW_LOCAL_SANDBOX !== '1') {
@@ -62,9 +63,7 @@ export class LocalSandboxDriver implements SandboxDriver {
     mkdirSync(record.volume, { recursive: true });
     const running = this.procs.get(record.name);
     if (!running || running.exitCode !== null || running.signalCode !== null) {
-      if (!existsSync(this.sandboxd)) {
-        execFileSync(process.execPath, [path.join(repoRoot(), 'apps/sandboxd/build.mjs'), path.dirname(this.sandboxd)], { stdio: 'inherit' });
-      }
+      this.buildOnce();
       const child = spawn(process.execPath, [this.sandboxd, '--root', record.volume, '--socket', this.socketPath(record)], {
         stdio: ['ignore', 'ignore', 'inherit'],
         env: { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG ?? 'C.UTF-8' },
@@ -127,6 +126,18 @@ export class LocalSandboxDriver implements SandboxDriver {
     this.clients.clear();
     for (const p of this.procs.values()) p.kill('SIGTERM');
     this.procs.clear();
+  }
+
+  /** In a source checkout, bundle the current daemon once per process (about half a second). */
+  private buildOnce(): void {
+    if (this.built) return;
+    const script = path.join(repoRoot(), 'apps/sandboxd/build.mjs');
+    if (!this.opts.sandboxdPath && existsSync(script)) {
+      execFileSync(process.execPath, [script, path.dirname(this.sandboxd)], { stdio: 'inherit' });
+    } else if (!existsSync(this.sandboxd)) {
+      throw new Error(`sandboxd bundle not found at ${this.sandboxd}`);
+    }
+    this.built = true;
   }
 
   private socketPath(record: SandboxRecord): string {

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LocalSandboxDriver, LocalSandboxRefusedError, SandboxWorkspace, type SandboxRecord } from '@h/sandbox';
+import { describeWorkspaceBehaviour } from './workspace-behaviour';
+
+const base = mkdtempSync(path.join(os.tmpdir(), 'h-local-sandbox-'));
+let driver: LocalSandboxDriver;
+let record: SandboxRecord;
+
+beforeAll(async () => {
+  driver = new LocalSandboxDriver({ baseDir: base, multiUser: false });
+  record = await driver.ensure({ workspaceId: 'local-ws', teamId: 'team-test' });
+}, 120_000);
+
+afterAll(async () => {
+  await driver?.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe(LocalSandboxDriver.name, () => {
+  it('should refuse to run in multi-user mode unless explicitly allowed', () => {
+    const saved = process.env.H_ALLOW_LOCAL_SANDBOX;
+    delete process.env.H_ALLOW_LOCAL_SANDBOX;
+    try {
+      expect(() => new LocalSandboxDriver({ baseDir: base, multiUser: true })).toThrow(LocalSandboxRefusedError);
+      process.env.H_ALLOW_LOCAL_SANDBOX = '1';
+      expect(new LocalSandboxDriver({ baseDir: base, multiUser: true }).unsafe).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.H_ALLOW_LOCAL_SANDBOX;
+      else process.env.H_ALLOW_LOCAL_SANDBOX = saved;
+    }
+  });
+
+  it('should label itself unsafe in its records and status', async () => {
+    expect(record).toMatchObject({ driver: 'local', unsafe: true });
+    expect(await driver.status(record)).toEqual({ state: 'running', driver: 'local', unsafe: true });
+  });
+
+  it('should come back after a stop on next use, with the directory intact', async () => {
+    const ws = new SandboxWorkspace(() => driver.connect(record));
+    await ws.writeFile('persist.txt', 'kept');
+    await driver.stop(record);
+    expect((await driver.status(record)).state).toBe('stopped');
+    expect(await ws.readTextFile('persist.txt')).toBe('kept');
+  });
+});
+
+describeWorkspaceBehaviour('SandboxWorkspace (local driver)', () => new SandboxWorkspace(() => driver.connect(record)));
