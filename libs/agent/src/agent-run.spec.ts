@@ -199,6 +199,14 @@ describe('runAgent', () => {
     expect(result.error?.message).toMatch(/^The model provider failed after 2 attempt\(s\): /);
   });
 
+  it('should restart a step once when the stream drops after output reached the loop', async () => {
+    const text = 'A reply long enough to arrive in several chunks of streamed text.';
+    const result = await kit.run(scenario('dropped', [{ text, fault: { type: 'drop', afterChunks: 3 } }]), { userMessage: 'hi' });
+    expect(result).toMatchObject({ status: 'done', reply: text });
+    expect(kit.events).toContainEqual({ type: 'error', data: { code: 'model_stream_restarted', message: expect.any(String) } });
+    expect(eventTypes(kit.events).filter((t) => t === 'message.assistant')).toHaveLength(1);
+  });
+
   it('should recover from a transient 429 through the provider retry', async () => {
     kit.server.injectFault({ type: 'rate_limit', retryAfterSeconds: 0 });
     const result = await kit.run(scenario('flaky', [{ text: 'Hi.' }]), { userMessage: 'hi' });
