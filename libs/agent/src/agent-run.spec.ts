@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseAgentEvent } from '@h/contracts';
 import { builtinScenarioDir, loadScenarioFile } from '@h/scripted-model';
 import { FINAL_REPLY_REMINDER } from './agent-run';
 import { pairingViolations, rebuildConversation } from './conversation';
@@ -29,6 +30,8 @@ describe('runAgent', () => {
       'run.done',
     ]);
     expect(kit.events.filter((e) => e.type === 'thinking.delta').length).toBeGreaterThan(0);
+    // Every event matches its contract schema (what api, worker and web validate against).
+    for (const event of kit.events) expect(() => parseAgentEvent(JSON.parse(JSON.stringify(event)))).not.toThrow();
     // Event sourcing: the persisted (non-ephemeral) events alone give back the live conversation.
     const persisted = kit.events.filter((e) => !e.type.endsWith('.delta'));
     const rebuilt = rebuildConversation(JSON.parse(JSON.stringify(persisted)));
