@@ -47,26 +47,28 @@ export function MembersSection({ base, role }: { base: string; role: TeamRole })
       {members.error ? <FormError message={members.error.message} /> : null}
       {!items && !members.error ? <p className="muted">Loading members…</p> : null}
       {items ? (
-        <table className="table" aria-label="Members">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              {canManage(role) ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((m) => (
-              <MemberRow key={m.userId} base={base} member={m} myRole={role} isMe={m.userId === me.user.id} onChanged={onChanged} />
-            ))}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="table" aria-label="Members">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Joined</th>
+                {canManage(role) ? (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((m) => (
+                <MemberRow key={m.userId} base={base} member={m} myRole={role} isMe={m.userId === me.user.id} onChanged={onChanged} />
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       {canManage(role) ? <AddMemberForm base={base} myRole={role} onAdded={members.reload} /> : null}
     </section>

@@ -50,25 +50,27 @@ export function TokensSection({ base, role, workspaces }: { base: string; role: 
       {!items && !tokens.error ? <p className="muted">Loading tokens…</p> : null}
       {items && items.length === 0 ? <p className="empty">No API tokens.</p> : null}
       {items && items.length > 0 ? (
-        <table className="table" aria-label="API tokens">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Token</th>
-              <th scope="col">Access</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((t) => (
-              <TokenRow key={t.id} token={t} access={workspaceName(t.workspaceId)} base={base} onRevoked={tokens.reload} />
-            ))}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="table" aria-label="API tokens">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Token</th>
+                <th scope="col">Access</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((t) => (
+                <TokenRow key={t.id} token={t} access={workspaceName(t.workspaceId)} base={base} onRevoked={tokens.reload} />
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       <CreateTokenForm
         base={base}

@@ -31,32 +31,34 @@ export function WorkspacesSection({
       {!items && !workspaces.error ? <p className="muted">Loading workspaces…</p> : null}
       {items && items.length === 0 ? <p className="empty">No workspaces yet.</p> : null}
       {items && items.length > 0 ? (
-        <table className="table" aria-label="Workspaces">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((w) => (
-              <tr key={w.id} data-testid="workspace-row">
-                <td>
-                  <Link href={`/workspaces/${w.id}`} className="strong-link">
-                    {w.name}
-                  </Link>
-                  {w.description ? <div className="muted small">{w.description}</div> : null}
-                </td>
-                <td>
-                  <StatusBadge status={w.status} />
-                  {w.status === 'error' && w.statusMessage ? <div className="muted small">{w.statusMessage}</div> : null}
-                </td>
-                <td>{formatDate(w.createdAt)}</td>
+        <div className="table-scroll">
+          <table className="table" aria-label="Workspaces">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {items.map((w) => (
+                <tr key={w.id} data-testid="workspace-row">
+                  <td>
+                    <Link href={`/workspaces/${w.id}`} className="strong-link">
+                      {w.name}
+                    </Link>
+                    {w.description ? <div className="muted small">{w.description}</div> : null}
+                  </td>
+                  <td>
+                    <StatusBadge status={w.status} />
+                    {w.status === 'error' && w.statusMessage ? <div className="muted small">{w.statusMessage}</div> : null}
+                  </td>
+                  <td>{formatDate(w.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       {canWrite(role) ? <CreateWorkspaceForm base={base} onCreated={workspaces.reload} /> : null}
     </section>
