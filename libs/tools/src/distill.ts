@@ -5,17 +5,25 @@
 // eslint-disable-next-line no-control-regex -- ANSI escapes are control characters by definition
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
 
-const KEY_LINE = new RegExp(
-  [
-    '\\berror\\b', '\\berr!', '\\bfail', '\\bwarn', '\\bexception\\b', 'traceback', '\\bpanic',
-    '\\bassert', '\\bexpected\\b', '\\breceived\\b', '\\bactual\\b', '\\bnot ok\\b', '\\bcannot\\b',
-    '\\bundefined\\b', '\\bnot found\\b', '\\bdenied\\b', '✕', '✗', '×', '●',
-    '^\\s*at \\S+.*:\\d+:\\d+', '^\\s*File ".+", line \\d+', '\\S+:\\d+:\\d+', '^\\s*-->',
-    '\\b\\d+ (passed|passing|failed|failing|errors?|warnings?)\\b', '^\\s*(tests?|suites?|test suites)\\s*:',
-    '\\bpass(ed)?\\b', '\\bsuccess', '\\bdone\\b', '\\bcompiled\\b', 'https?://',
-  ].join('|'),
-  'i',
-);
+// Three tiers, filled in order, so that hundreds of "PASS" lines never crowd out one failure.
+const TIERS: RegExp[] = [
+  new RegExp(
+    [
+      '\\berror\\b', '\\berr!', '\\bfail', '\\bexception\\b', 'traceback', '\\bpanic', '\\bassert',
+      '\\bexpected\\b', '\\breceived\\b', '\\bactual\\b', '\\bnot ok\\b', '\\bcannot\\b', '\\bundefined\\b',
+      '\\bnot found\\b', '\\bdenied\\b', '✕', '✗', '×', '●', '^\\s*File ".+", line \\d+', '^\\s*-->',
+    ].join('|'),
+    'i',
+  ),
+  new RegExp(
+    [
+      '\\bwarn', '^\\s*at \\S+.*:\\d+:\\d+', '\\S+:\\d+:\\d+',
+      '\\b\\d+ (passed|passing|failed|failing|errors?|warnings?)\\b', '^\\s*(tests?|suites?|test suites)\\s*:',
+    ].join('|'),
+    'i',
+  ),
+  /\bpass(ed)?\b|\bsuccess|\bdone\b|\bcompiled\b|https?:\/\//i,
+];
 
 export interface DistillOptions {
   /** Outputs up to this many characters are returned verbatim. */
@@ -45,22 +53,21 @@ export function distillOutput(raw: string, options: DistillOptions = {}): Distil
     return { text, distilled: false, totalLines: lines.length };
   }
   const keep = new Set<number>();
-  const nonEmpty = lines.map((l, i) => (l.trim() ? i : -1)).filter((i) => i >= 0);
-  for (const i of nonEmpty.slice(-tail)) keep.add(i);
-  for (const i of nonEmpty) {
-    if (keep.size >= maxLines) break;
-    if (KEY_LINE.test(lines[i])) keep.add(i);
-  }
-  const picked = [...keep].sort((a, b) => a - b);
-  const out: string[] = [];
   let chars = 0;
+  const clip = (i: number) => (lines[i].length > 300 ? `${lines[i].slice(0, 300)}…` : lines[i]);
+  const take = (i: number) => {
+    if (keep.has(i) || keep.size >= maxLines || chars + clip(i).length + 1 > maxChars) return;
+    keep.add(i);
+    chars += clip(i).length + 1;
+  };
+  const nonEmpty = lines.map((l, i) => (l.trim() ? i : -1)).filter((i) => i >= 0);
+  for (const i of nonEmpty.slice(-tail)) take(i);
+  for (const tier of TIERS) for (const i of nonEmpty) if (tier.test(lines[i])) take(i);
+  const out: string[] = [];
   let previous = -1;
-  for (const i of picked) {
-    const line = lines[i].length > 300 ? `${lines[i].slice(0, 300)}…` : lines[i];
-    if (chars + line.length > maxChars) break;
+  for (const i of [...keep].sort((a, b) => a - b)) {
     if (previous >= 0 && i > previous + 1) out.push('…');
-    out.push(line);
-    chars += line.length + 1;
+    out.push(clip(i));
     previous = i;
   }
   return { text: out.join('\n'), distilled: true, totalLines: lines.length };

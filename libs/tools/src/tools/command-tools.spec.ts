@@ -111,3 +111,13 @@ describe(distillOutput.name, () => {
     expect(distillOutput('\x1b[31mred\x1b[0m\nok\n')).toEqual({ text: 'red\nok', distilled: false, totalLines: 2 });
   });
 });
+
+describe('distillOutput priorities', () => {
+  it('should keep a failure buried under hundreds of passing lines', () => {
+    const raw = [...Array.from({ length: 300 }, (_, i) => `PASS suite${i}.test.js`), 'FAIL math.test.js', '  Expected: 5', 'Tests: 1 failed, 300 passed'].join('\n');
+    const { text, distilled } = distillOutput(raw);
+    expect(distilled).toBe(true);
+    expect(text).toContain('FAIL math.test.js\n  Expected: 5\nTests: 1 failed, 300 passed');
+    expect(text.length).toBeLessThanOrEqual(2000);
+  });
+});
