@@ -14,7 +14,10 @@ export interface LocalSandboxOptions {
   /** H runs for several users: refused unless H_ALLOW_LOCAL_SANDBOX=1 (or allowUnsafe). */
   multiUser: boolean;
   allowUnsafe?: boolean;
-  /** The sandboxd bundle; default dist/sandboxd/sandboxd.js, built on first use if missing. */
+  /**
+   * The sandboxd bundle. Default: in a source checkout, bundled from apps/sandboxd once per process
+   * into a temp dir; otherwise dist/sandboxd/sandboxd.js.
+   */
   sandboxdPath?: string;
 }
 
@@ -35,7 +38,7 @@ export class LocalSandboxDriver implements SandboxDriver {
   readonly unsafe = true;
   private readonly procs = new Map<string, ChildProcess>();
   private readonly clients = new Map<string, SandboxClient>();
-  private readonly sandboxd: string;
+  private sandboxd: string;
   private built = false;
 
   constructor(private readonly opts: LocalSandboxOptions) {
@@ -133,7 +136,10 @@ export class LocalSandboxDriver implements SandboxDriver {
     if (this.built) return;
     const script = path.join(repoRoot(), 'apps/sandboxd/build.mjs');
     if (!this.opts.sandboxdPath && existsSync(script)) {
-      execFileSync(process.execPath, [script, path.dirname(this.sandboxd)], { stdio: 'inherit' });
+      // A private output dir: build-image.sh rewrites dist/sandboxd concurrently (parallel tests).
+      const out = path.join(os.tmpdir(), `h-sandboxd-${process.pid}`);
+      execFileSync(process.execPath, [script, out], { stdio: 'inherit' });
+      this.sandboxd = path.join(out, 'sandboxd.js');
     } else if (!existsSync(this.sandboxd)) {
       throw new Error(`sandboxd bundle not found at ${this.sandboxd}`);
     }

@@ -50,6 +50,7 @@ export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exi
   write(data: string): void {
     // A notification: keystrokes need no response line each.
     this.client.peer.notify('pty.write', { ptyId: this.id, data });
+    this.client.emit('activity');
   }
 
   resize(cols: number, rows: number): Promise<null> {
@@ -62,6 +63,8 @@ export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exi
 
   /** @internal */
   deliver(data: string): void {
+    // A terminal producing output (a long build) keeps the sandbox from counting as idle.
+    this.client.emit('activity');
     this.emit('data', data);
     // Flow control: the daemon pauses the PTY when too much output is unacknowledged.
     this.client.peer.notify('pty.ack', { ptyId: this.id, bytes: data.length });

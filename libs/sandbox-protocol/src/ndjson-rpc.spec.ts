@@ -1,0 +1,80 @@
+import { PassThrough } from 'node:stream';
+import { RPC_APP_ERROR, RPC_METHOD_NOT_FOUND, RpcError, RpcPeer } from './ndjson-rpc';
+
+function pair(): { client: RpcPeer; server: RpcPeer; toServer: PassThrough; toClient: PassThrough } {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  return { client: new RpcPeer(toClient, toServer), server: new RpcPeer(toServer, toClient), toServer, toClient };
+}
+
+describe(RpcPeer.name, () => {
+  it('should answer requests and deliver notifications both ways', async () => {
+    const { client, server } = pair();
+    server.onRequest('add', (p: { a: number; b: number }) => p.a + p.b);
+    const got: unknown[] = [];
+    client.onNotification('tick', (p) => got.push(p));
+    server.onRequest('ping', (_p, { peer }) => {
+      peer.notify('tick', { n: 1 });
+      return 'pong';
+    });
+    expect(await client.request('add', { a: 2, b: 3 })).toBe(5);
+    expect(await client.request('ping')).toBe('pong');
+    expect(got).toEqual([{ n: 1 }]);
+  });
+
+  it('should carry application error codes and report unknown methods', async () => {
+    const { client, server } = pair();
+    server.onRequest('fail', () => {
+      throw new RpcError(RPC_APP_ERROR, 'nope', { code: 'NOT_FOUND' });
+    });
+    await expect(client.request('fail')).rejects.toMatchObject({ code: RPC_APP_ERROR, data: { code: 'NOT_FOUND' } });
+    await expect(client.request('missing')).rejects.toMatchObject({ code: RPC_METHOD_NOT_FOUND });
+  });
+
+  it('should reassemble lines split across chunks, including multi-byte characters', async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const server = new RpcPeer(toServer, toClient);
+    server.onRequest('echo', (p: { s: string }) => p.s);
+    const line = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: { s: 'ünïcødé ✓ '.repeat(1000) } }) + '\n');
+    const answer = new Promise<string>((r) => {
+      let acc = '';
+      toClient.on('data', (b: Buffer) => {
+        acc += b.toString();
+        if (acc.endsWith('\n')) r(acc);
+      });
+    });
+    for (let i = 0; i < line.length; i += 7) toServer.write(line.subarray(i, i + 7));
+    expect(JSON.parse(await answer).result).toBe('ünïcødé ✓ '.repeat(1000));
+  });
+
+  it('should cancel a running request through $/cancel', async () => {
+    const { client, server } = pair();
+    server.onRequest('wait', (_p, { signal }) => new Promise((_r, reject) => signal.addEventListener('abort', () => reject(new RpcError(-32800, 'cancelled')))));
+    const ac = new AbortController();
+    const running = client.request('wait', {}, ac.signal);
+    ac.abort();
+    await expect(running).rejects.toMatchObject({ code: -32800 });
+  });
+
+  it('should reject pending requests when the connection closes', async () => {
+    const { client, server } = pair();
+    server.onRequest('never', () => new Promise(() => undefined));
+    const pending = client.request('never');
+    client.close();
+    await expect(pending).rejects.toMatchObject({ data: { code: 'UNAVAILABLE' } });
+  });
+
+  it('should still answer requests in flight after the caller half-closes', async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const server = new RpcPeer(toServer, toClient);
+    server.onRequest('slow', () => new Promise((r) => setTimeout(() => r('done'), 20)));
+    let out = '';
+    toClient.on('data', (b: Buffer) => (out += b.toString()));
+    const ended = new Promise((r) => toClient.on('end', r));
+    toServer.end(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'slow' }) + '\n');
+    await ended;
+    expect(JSON.parse(out)).toEqual({ jsonrpc: '2.0', id: 9, result: 'done' });
+  });
+});
