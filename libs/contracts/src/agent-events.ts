@@ -46,8 +46,11 @@ export const agentEventDataSchemas = {
     thinking: z.boolean(),
     systemChunkIds: z.array(z.string()),
   }),
-  /** `synthetic` marks a harness reminder (e.g. the final-reply rule), not something a person typed. */
-  'message.user': z.object({ content: z.string(), synthetic: z.boolean().optional() }),
+  /**
+   * Appended by the API (with the author's `userId`) or by the loop; `synthetic` marks a harness
+   * reminder (e.g. the final-reply rule), not something a person typed.
+   */
+  'message.user': z.object({ content: z.string(), userId: z.string().optional(), synthetic: z.boolean().optional() }),
   /** One whole assistant message, as it goes back to the model on later requests. */
   'message.assistant': z.object({
     content: z.string().nullable(),
