@@ -113,4 +113,40 @@ describe('web team administration', () => {
     expect(pageErrors).toEqual([]);
     await page.close();
   });
+  it('should rename a workspace, open its network and delete it from its page', async () => {
+    const page = await browser.context.newPage();
+    const pageErrors = watchPageErrors(page);
+    await page.context().clearCookies();
+    await signUpViaApi(page.request, 'Ada Admin');
+    const teamName = `Labs ${uniqueSuffix()}`;
+
+    await page.goto('/teams');
+    await page.getByLabel('Team name').fill(teamName);
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('link', { name: teamName }).click();
+    await page.getByLabel('Workspace name').fill('scratch');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.getByRole('link', { name: 'scratch' }).click();
+    await page.waitForURL('**/workspaces/*');
+    await page.getByRole('heading', { level: 1, name: 'scratch' }).waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('billing-service');
+    await page.getByLabel('Description', { exact: true }).fill('Invoices and payment webhooks');
+    await page.getByLabel('Allow network access from the sandbox').check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'billing-service' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'billing-service' }).waitFor();
+    await page.getByText('Invoices and payment webhooks').first().waitFor();
+    expect(await page.getByLabel('Allow network access from the sandbox').isChecked()).toBe(true);
+    await screenshot(page, 'workspace-settings');
+
+    await page.getByRole('button', { name: 'Delete workspace' }).click();
+    await page.getByRole('button', { name: 'Confirm delete' }).click();
+    await page.waitForURL('**/teams/*');
+    await page.getByText('No workspaces yet.').waitFor();
+
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
 });

@@ -8,6 +8,7 @@ import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
 import { useApiQuery } from '../../lib/use-api-query';
 import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
+import { WorkspaceSettings } from './workspace-settings';
 
 const STATUS_TEXT: Record<WorkspaceStatus, string> = {
   provisioning: 'H is setting up this workspace. This page updates by itself.',
@@ -57,6 +58,7 @@ export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
           <dd className="mono">{w.id}</dd>
         </dl>
       </section>
+      <WorkspaceSettings workspace={w} role={team?.role} onSaved={workspace.reload} />
     </>
   );
 }
