@@ -12,6 +12,7 @@ import {
   type SandboxSpec,
   type SandboxStatus,
 } from './sandbox-driver';
+import { ignoreStatus, removeVolume, withTimeout } from './docker-utils';
 import { openDockerExecStream, openUnixSocketStream, type SandboxStream } from './transports';
 
 export interface DockerSandboxOptions {
@@ -487,19 +488,8 @@ export class DockerSandboxDriver implements SandboxDriver {
     return [`${LABEL_MANAGED}=1`, ...Object.entries(this.opts.extraLabels ?? {}).map(([k, v]) => `${k}=${v}`)];
   }
 
-  private async removeVolume(name: string): Promise<void> {
-    // A just-removed container may hold the volume for a moment.
-    for (let i = 0; i < 20; i++) {
-      try {
-        await this.docker.getVolume(name).remove();
-        return;
-      } catch (e) {
-        const code = (e as { statusCode?: number }).statusCode;
-        if (code === 404) return;
-        if (code !== 409) throw e;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+  private removeVolume(name: string): Promise<void> {
+    return removeVolume(this.docker, name);
   }
 
   private async removeQuietly(record: SandboxRecord, client?: SandboxClient): Promise<void> {
@@ -508,20 +498,4 @@ export class DockerSandboxDriver implements SandboxDriver {
     await this.docker.getContainer(record.name).remove({ force: true }).catch(() => undefined);
     await this.removeVolume(record.volume).catch(() => undefined);
   }
-}
-
-function ignoreStatus(...codes: number[]) {
-  return (e: unknown) => {
-    if (!codes.includes((e as { statusCode?: number }).statusCode ?? -1)) throw e;
-  };
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    p.then(
-      (v) => (clearTimeout(t), resolve(v)),
-      (e) => (clearTimeout(t), reject(e)),
-    );
-  });
 }

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { DEFAULT_SANDBOX_LIMITS, SandboxWorkspace, type DockerSandboxDriver, type SandboxClient, type SandboxRecord } from '@h/sandbox';
 import { cleanup, IMAGE_TIMEOUT_MS, inspect, makeDriver, spec, testPrefix, waitFor } from './sandbox-test-kit';
 import { describeWorkspaceBehaviour } from './workspace-behaviour';
@@ -62,6 +65,21 @@ describe('DockerSandboxDriver container', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^v22\./);
     for (const tool of ['git version', 'Python 3', 'ripgrep', 'Chromium', 'pyright', 'Version 5.']) expect(r.stdout).toContain(tool);
+  });
+
+  it('should connect straight to the daemon socket when its directory is shared with the host', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'h-sock-'));
+    const direct = await makeDriver(prefix, { hostSocketDir: dir });
+    try {
+      const rec = await direct.ensure(spec('direct-socket'));
+      const c = await direct.connect(rec);
+      expect((await c.call('exec.run', { command: 'echo direct' })).stdout).toBe('direct\n');
+      expect(existsSync(path.join(dir, rec.name, 'sandboxd.sock'))).toBe(true);
+      await direct.remove(rec);
+    } finally {
+      await direct.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('should give a workspace another network mode when asked', async () => {
