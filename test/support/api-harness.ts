@@ -7,6 +7,8 @@ import { createWorker } from '../../apps/worker/src/bootstrap';
 import { TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
 
 export interface TestStack {
+  /** Prefix of this stack's sandbox containers and volumes (removed by close()). */
+  sandboxPrefix: string;
   config: AppConfig;
   url: string;
   api: NestExpressApplication;
@@ -33,6 +35,9 @@ export async function startStack(options: { worker?: boolean; env?: Record<strin
       LOG_LEVEL: 'debug',
       LOG_FILE: logFile,
       LOG_STDOUT: 'false',
+      SANDBOX_NAME_PREFIX: `h-test-${id}-`,
+      SANDBOX_POOL_SIZE: '0',
+      ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
       ...options.env,
     }),
   );
@@ -47,9 +52,11 @@ export async function startStack(options: { worker?: boolean; env?: Record<strin
     api,
     worker,
     logFile,
+    sandboxPrefix: `h-test-${id}-`,
     async close() {
       await worker?.close();
       await api.close();
+      await removeSandboxes(`h-test-${id}-`);
     },
   };
 }
@@ -65,4 +72,16 @@ export async function waitFor<T>(what: string, check: () => Promise<T | null | u
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 250);
   }
+}
+
+/** Removes the containers and volumes a test stack's sandboxes left behind. */
+export async function removeSandboxes(prefix: string): Promise<void> {
+  const Docker = (await import('dockerode')).default;
+  const docker = new Docker();
+  const containers = await docker.listContainers({ all: true }).catch(() => []);
+  for (const c of containers) {
+    if (c.Names.some((n) => n.replace(/^\//, '').startsWith(prefix))) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+  }
+  const { Volumes } = await docker.listVolumes().catch(() => ({ Volumes: [] as { Name: string }[] }));
+  for (const v of Volumes ?? []) if (v.Name.startsWith(prefix)) await docker.getVolume(v.Name).remove({ force: true }).catch(() => undefined);
 }

@@ -20,4 +20,10 @@ export default async function globalSetup(): Promise<void> {
     stdio: 'pipe',
   });
   process.env.DATABASE_URL = TEST_DATABASE_URL;
+  // Sandboxes are real containers: build the image once (cached by recipe hash) for every test.
+  if (process.env.H_TEST_SKIP_SANDBOX_IMAGE !== '1') {
+    // globalSetup runs outside jest's module mapping: import the file, not @h/sandbox.
+    const { ensureSandboxImage } = await import('../../libs/sandbox/src/sandbox-image');
+    process.env.H_SANDBOX_IMAGE = await ensureSandboxImage();
+  }
 }

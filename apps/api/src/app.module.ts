@@ -6,6 +6,7 @@ import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
 import { ProvidersModule } from '@h/providers';
+import { SessionsModule } from '@h/sessions';
 import { WorkspacesModule } from '@h/workspaces';
 import { HealthController } from './health.controller';
 
@@ -22,6 +23,7 @@ export class AppModule {
         IdentityModule,
         WorkspacesModule,
         ProvidersModule,
+        SessionsModule,
       ],
       controllers: [HealthController],
     };

@@ -42,4 +42,18 @@ export class WorkspaceQueueProcessor extends DispatchingProcessor {
   }
 }
 
-export const QUEUE_PROCESSORS = [WorkspaceQueueProcessor];
+// Worker options are fixed when BullMQ creates the worker, before the config service exists, so
+// the lock is read from the environment here (same variable and default as the env schema). A
+// killed worker's run is detected as stalled after about this long and resumes on another worker.
+const runLockMs = Number(process.env.RUN_LOCK_MS) || 15000;
+
+@Processor(QueueName.Agent, { lockDuration: runLockMs, stalledInterval: Math.max(1000, Math.floor(runLockMs / 2)), maxStalledCount: 10 })
+export class AgentQueueProcessor extends DispatchingProcessor {
+  protected readonly logger = new Logger(AgentQueueProcessor.name);
+
+  constructor(dispatcher: JobDispatcher, config: AppConfig) {
+    super(dispatcher, config);
+  }
+}
+
+export const QUEUE_PROCESSORS = [WorkspaceQueueProcessor, AgentQueueProcessor];

@@ -5,6 +5,7 @@ import { AppConfig, ConfigModule } from '@h/config';
 import { DbModule } from '@h/db';
 import { createLogger } from '@h/http';
 import { JobsModule } from '@h/jobs';
+import { RunnerModule } from '@h/runner';
 import { WorkspaceJobsModule } from '@h/workspaces';
 import { JobDispatcher } from './job-dispatcher.service';
 import { QUEUE_PROCESSORS } from './queue.processors';
@@ -21,6 +22,7 @@ export class WorkerModule {
         DbModule,
         JobsModule.forRoot(),
         WorkspaceJobsModule,
+        RunnerModule,
       ],
       providers: [JobDispatcher, ...QUEUE_PROCESSORS],
     };

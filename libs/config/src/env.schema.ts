@@ -46,6 +46,22 @@ export const envSchema = z.object({
   RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600000).default(15000),
   /** Heartbeat comment interval on SSE streams. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(120000).default(15000),
+  /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
+  SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
+  H_ALLOW_LOCAL_SANDBOX: bool.default(false),
+  /** Directory of the local driver's workspaces. */
+  SANDBOX_LOCAL_DIR: z.string().default('./var/workspaces'),
+  /** Image tag of the sandbox; unset: built offline from infra/sandbox on first use and cached. */
+  SANDBOX_IMAGE: z.string().optional(),
+  /** Pre-started containers kept ready for new workspaces. */
+  SANDBOX_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
+  /** Stop a sandbox after this many idle minutes (0 = never); it restarts on next use. */
+  SANDBOX_IDLE_MINUTES: z.coerce.number().int().min(0).default(15),
+  SANDBOX_CPUS: z.coerce.number().min(0.1).max(64).default(1),
+  SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
+  SANDBOX_PIDS: z.coerce.number().int().min(16).default(512),
+  /** Container and volume name prefix, so several installations can share one Docker engine. */
+  SANDBOX_NAME_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/).default('h-'),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
 });

@@ -7,6 +7,7 @@ import { EventBusRepository } from './repositories/event-bus.repository';
 import { EventRepository } from './repositories/event.repository';
 import { PermissionRepository } from './repositories/permission.repository';
 import { RunRepository } from './repositories/run.repository';
+import { SandboxRepository } from './repositories/sandbox.repository';
 import { AuthSessionRepository } from './repositories/auth-session.repository';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { HealthRepository } from './repositories/health.repository';
@@ -22,6 +23,7 @@ const repositories = [
   EventRepository,
   PermissionRepository,
   RunRepository,
+  SandboxRepository,
   AuditRepository,
   AuthSessionRepository,
   ApiTokenRepository,

@@ -15,3 +15,4 @@ export * from './repositories/event-bus.repository';
 export * from './repositories/event.repository';
 export * from './repositories/permission.repository';
 export * from './repositories/run.repository';
+export * from './repositories/sandbox.repository';

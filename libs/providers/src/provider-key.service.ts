@@ -3,9 +3,9 @@ import { ProviderCredentialRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal } from '@h/identity';
 import { SUPPORTED_PROVIDERS, ProviderStatusDto } from './provider.dto';
+import { providerKeyAad as aadFor } from './provider-secret.reader';
 import { SecretBoxService } from './secret-box.service';
 
-const aadFor = (teamId: string, provider: string) => `provider:${teamId}:${provider}`;
 
 @Injectable()
 export class ProviderKeyService {
@@ -39,11 +39,5 @@ export class ProviderKeyService {
     const removed = await this.credentials.remove(access.teamId, provider);
     if (!removed) throw AppException.notFound('Provider key');
     await this.audit.byPrincipal(principal, { action: 'provider.delete', teamId: access.teamId, targetType: 'provider', targetId: provider, ip });
-  }
-
-  /** For the worker only: the plaintext key, or null when none is set. */
-  async reveal(teamId: string, provider: string): Promise<string | null> {
-    const secret = await this.credentials.findSecret(teamId, provider);
-    return secret ? this.box.open(secret, aadFor(teamId, provider)) : null;
   }
 }

@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import { IdentityModule } from '@h/identity';
-import { MasterKeyService } from './master-key.service';
 import { ProviderController } from './provider.controller';
 import { ProviderKeyService } from './provider-key.service';
-import { SecretBoxService } from './secret-box.service';
+import { ProviderSecretsModule } from './provider-secrets.module';
 
 @Module({
-  imports: [IdentityModule],
+  imports: [IdentityModule, ProviderSecretsModule],
   controllers: [ProviderController],
-  providers: [MasterKeyService, SecretBoxService, ProviderKeyService],
-  exports: [ProviderKeyService, SecretBoxService],
+  providers: [ProviderKeyService],
+  exports: [ProviderKeyService],
 })
 export class ProvidersModule {}

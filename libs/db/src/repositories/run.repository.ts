@@ -203,11 +203,31 @@ export class RunRepository {
     return run ? { run, leaseId } : null;
   }
 
-  /** Ends the run with its final status and usage; appends the final event in the same transaction. */
+  /** Adds one segment's usage (a run may pause and resume) to the run and its session. */
+  async addUsage(id: string, usage: UsageTotals): Promise<void> {
+    if (!usage.requests && !usage.promptTokens && !usage.completionTokens) return;
+    const inc = {
+      requests: { increment: usage.requests },
+      promptTokens: { increment: usage.promptTokens },
+      completionTokens: { increment: usage.completionTokens },
+      cacheHitTokens: { increment: usage.cacheHitTokens },
+      cacheMissTokens: { increment: usage.cacheMissTokens },
+      costUsd: { increment: usage.costUsd },
+    };
+    await this.prisma.$transaction(async (tx) => {
+      const run = await tx.run.update({ where: { id }, data: inc, select: { sessionId: true } });
+      await tx.agentSession.update({ where: { id: run.sessionId }, data: inc });
+    });
+  }
+
+  /**
+   * Ends the run. With a lease only that worker can end it; without one (the api cancelling a
+   * queued or waiting run) only an active run ends. `finalEvent` is appended in the same transaction.
+   */
   async finish(
     id: string,
     leaseId: string | null,
-    outcome: { status: 'completed' | 'failed' | 'cancelled'; error?: { code: string; message: string } | null; usage: UsageTotals },
+    outcome: { status: 'completed' | 'failed' | 'cancelled'; error?: { code: string; message: string } | null },
     finalEvent?: { sessionId: string; type: string; data: unknown },
   ): Promise<EventEnvelope[]> {
     return this.prisma.$transaction(async (tx) => {
@@ -219,28 +239,9 @@ export class RunRepository {
           error: outcome.error ? (outcome.error as Prisma.InputJsonValue) : Prisma.DbNull,
           finishedAt: new Date(),
           leaseId: null,
-          requests: outcome.usage.requests,
-          promptTokens: outcome.usage.promptTokens,
-          completionTokens: outcome.usage.completionTokens,
-          cacheHitTokens: outcome.usage.cacheHitTokens,
-          cacheMissTokens: outcome.usage.cacheMissTokens,
-          costUsd: outcome.usage.costUsd,
         },
       });
       if (!count) return [];
-      const session = await tx.run.findUnique({ where: { id }, select: { sessionId: true } });
-      if (!session) return [];
-      await tx.agentSession.update({
-        where: { id: session.sessionId },
-        data: {
-          requests: { increment: outcome.usage.requests },
-          promptTokens: { increment: outcome.usage.promptTokens },
-          completionTokens: { increment: outcome.usage.completionTokens },
-          cacheHitTokens: { increment: outcome.usage.cacheHitTokens },
-          cacheMissTokens: { increment: outcome.usage.cacheMissTokens },
-          costUsd: { increment: outcome.usage.costUsd },
-        },
-      });
       return finalEvent ? this.events.append(finalEvent.sessionId, [finalEvent], { runId: id, tx }) : [];
     });
   }

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma.service';
+import { Prisma, SandboxStatus } from '../generated/client';
+
+export type SandboxStatusName = `${SandboxStatus}`;
+
+export interface StoredSandbox {
+  workspaceId: string;
+  driver: string;
+  status: SandboxStatusName;
+  /** The driver's record, opaque to the database layer. */
+  record: Record<string, unknown>;
+  lastUsedAt: Date;
+}
+
+const select = { workspaceId: true, driver: true, status: true, record: true, lastUsedAt: true } as const;
+
+@Injectable()
+export class SandboxRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async find(workspaceId: string): Promise<StoredSandbox | null> {
+    const row = await this.prisma.sandbox.findUnique({ where: { workspaceId }, select });
+    return row ? { ...row, record: (row.record ?? {}) as Record<string, unknown> } : null;
+  }
+
+  async save(input: {
+    workspaceId: string;
+    driver: string;
+    status: SandboxStatusName;
+    record: Record<string, unknown>;
+    containerId?: string | null;
+    volumeName: string;
+    image: string;
+  }): Promise<void> {
+    const data = {
+      driver: input.driver,
+      status: input.status,
+      record: input.record as Prisma.InputJsonValue,
+      containerId: input.containerId ?? null,
+      volumeName: input.volumeName,
+      image: input.image,
+      lastUsedAt: new Date(),
+    };
+    await this.prisma.sandbox.upsert({ where: { workspaceId: input.workspaceId }, create: { workspaceId: input.workspaceId, ...data }, update: data });
+  }
+
+  async setStatus(workspaceId: string, status: SandboxStatusName): Promise<void> {
+    await this.prisma.sandbox.updateMany({ where: { workspaceId }, data: { status } });
+  }
+
+  /** Every record, for reconciling containers against what the database knows. */
+  async listRecords(): Promise<Record<string, unknown>[]> {
+    const rows = await this.prisma.sandbox.findMany({ where: { status: { not: 'removed' } }, select: { record: true } });
+    return rows.map((r) => (r.record ?? {}) as Record<string, unknown>);
+  }
+
+  async remove(workspaceId: string): Promise<void> {
+    await this.prisma.sandbox.deleteMany({ where: { workspaceId } });
+  }
+}

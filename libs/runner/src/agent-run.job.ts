@@ -1,0 +1,243 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { rebuildConversation, runAgent, type AgentRunResult, type ToolAuthorization } from '@h/agent';
+import type { AgentEvent } from '@h/contracts';
+import { AppConfig } from '@h/config';
+import {
+  AgentSessionRecord,
+  AgentSessionRepository,
+  EventBusRepository,
+  EventEnvelope,
+  EventRepository,
+  LeaseLostError,
+  PermissionRepository,
+  RunRecord,
+  RunRepository,
+  UsageTotals,
+  WorkspaceRepository,
+} from '@h/db';
+import { JobName, JobPayload, OnJob } from '@h/jobs';
+import { DeepSeekProvider, type ModelProvider } from '@h/llm';
+import { ProviderSecretReader } from '@h/providers';
+import { RunDispatcher } from '@h/runs';
+import { orderForRebuild } from './event-order';
+import { SandboxManager } from './sandbox-manager.service';
+
+const EPHEMERAL = new Set(['text.delta', 'thinking.delta']);
+
+interface Decision {
+  behavior: 'allow' | 'deny';
+  updatedInput: Record<string, unknown> | null;
+  message: string | null;
+}
+
+class RunFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Executes (or resumes) one agent run inside the workspace's sandbox. Everything it knows comes
+ * from Postgres: the conversation is rebuilt from the event log, decisions from permission events,
+ * and every event the engine emits is appended (gapless seq, fenced by this worker's lease) before
+ * it is published. A run that needs approval parks itself and ends the job; a killed worker's run
+ * is picked up by another worker through BullMQ's stalled-job recovery and resumes from the log.
+ */
+@Injectable()
+export class AgentRunJob {
+  private readonly logger = new Logger(AgentRunJob.name);
+  private readonly controllers = new Map<string, AbortController>();
+  private cancelSubscription: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly runs: RunRepository,
+    private readonly sessions: AgentSessionRepository,
+    private readonly events: EventRepository,
+    private readonly permissions: PermissionRepository,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly bus: EventBusRepository,
+    private readonly dispatcher: RunDispatcher,
+    private readonly sandboxes: SandboxManager,
+    private readonly secrets: ProviderSecretReader,
+  ) {}
+
+  @OnJob(JobName.AgentRun)
+  async handle({ runId }: JobPayload<JobName.AgentRun>): Promise<void> {
+    this.cancelSubscription ??= this.bus.onCancel((id) => this.controllers.get(id)?.abort());
+    await this.cancelSubscription;
+    const claim = await this.runs.claim(runId);
+    if (!claim) return; // finished, cancelled or parked meanwhile
+    const { run, leaseId } = claim;
+    const controller = new AbortController();
+    this.controllers.set(runId, controller);
+    try {
+      await this.execute(run, leaseId, controller);
+    } catch (err) {
+      if (err instanceof LeaseLostError) {
+        this.logger.warn({ runId }, 'another worker took over this run; stopping here');
+        return;
+      }
+      const failure = err instanceof RunFailure ? err : new RunFailure('INTERNAL', 'The run stopped on an internal error; it was logged.');
+      if (!(err instanceof RunFailure)) this.logger.error({ runId, err }, 'run crashed');
+      await this.finish(run, leaseId, 'failed', { code: failure.code, message: failure.message }, zeroUsage(), {
+        type: 'run.failed',
+        data: { code: failure.code, message: failure.message, usage: runUsage(zeroUsage()) },
+      });
+    } finally {
+      this.controllers.delete(runId);
+      await this.dispatcher.dispatch(run.teamId);
+    }
+  }
+
+  private async execute(run: RunRecord, leaseId: string, controller: AbortController): Promise<void> {
+    const session = await this.sessions.findById(run.sessionId);
+    if (!session) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
+    if (run.cancelRequestedAt) {
+      await this.finish(run, leaseId, 'cancelled', null, zeroUsage(), { type: 'run.cancelled', data: { usage: runUsage(zeroUsage()) } });
+      return;
+    }
+    const workspaceRow = await this.workspaces.findById(session.workspaceId);
+    if (!workspaceRow) throw new RunFailure('WORKSPACE_GONE', 'The workspace was deleted.');
+    const provider = await this.provider(session);
+
+    const log = orderForRebuild(await this.events.listAll(session.id), run.id);
+    const decisions = this.decisionsFor(log, run.id);
+    const waitingOnDecision = log.some((e) => e.runId === run.id && e.type === 'permission.requested');
+    const conversation = rebuildConversation(log, { keepOpenCalls: waitingOnDecision });
+
+    let sandbox;
+    try {
+      sandbox = await this.sandboxes.open(workspaceRow);
+    } catch (err) {
+      this.logger.error({ runId: run.id, err }, 'sandbox unavailable');
+      throw new RunFailure('SANDBOX_UNAVAILABLE', `The workspace sandbox could not be started: ${(err as Error).message}. Retry; if it persists, an admin should check the worker logs.`);
+    }
+
+    const result = await runAgent({
+      provider,
+      model: session.model,
+      thinking: session.thinking,
+      workspace: sandbox.workspace,
+      conversation,
+      signal: controller.signal,
+      requestHeaders: { 'x-conversation-id': session.id },
+      authorize: (request) => this.authorize(session, decisions, request.call.id, request.category),
+      onEvent: (event) => this.record(run, leaseId, event),
+    });
+    await this.conclude(run, leaseId, result);
+  }
+
+  private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult): Promise<void> {
+    const usage = usageOf(result);
+    if (result.status === 'paused' && result.pendingCall) {
+      const call = result.pendingCall;
+      let input: unknown = call.arguments;
+      try {
+        input = JSON.parse(call.arguments);
+      } catch {
+        /* keep the raw text */
+      }
+      const request = await this.permissions.upsertPending({ sessionId: run.sessionId, runId: run.id, toolCallId: call.id, toolName: call.name, input });
+      if (request.status === 'pending') {
+        const appended = await this.events.append(
+          run.sessionId,
+          [{ type: 'permission.requested', data: { permissionId: request.id, toolCallId: call.id, toolName: call.name, input } }],
+          { runId: run.id, leaseId },
+        );
+        await this.bus.publishEvents(appended);
+      }
+      await this.runs.addUsage(run.id, usage);
+      await this.runs.markWaiting(run.id, leaseId);
+      // A decision that landed before the run was parked could not requeue it; do it now.
+      const latest = await this.permissions.findById(request.id);
+      if (latest && latest.status !== 'pending') await this.runs.requeue(run.id);
+      return;
+    }
+    const status = result.status === 'done' ? 'completed' : result.status === 'cancelled' ? 'cancelled' : 'failed';
+    await this.finish(run, leaseId, status, result.error ?? null, usage);
+  }
+
+  /** Ends the run; the engine already appended its terminal event unless `finalEvent` is given. */
+  private async finish(
+    run: RunRecord,
+    leaseId: string,
+    status: 'completed' | 'failed' | 'cancelled',
+    error: { code: string; message: string } | null,
+    usage: UsageTotals,
+    finalEvent?: { type: string; data: unknown },
+  ): Promise<void> {
+    await this.runs.addUsage(run.id, usage);
+    const appended = await this.runs.finish(run.id, leaseId, { status, error }, finalEvent ? { sessionId: run.sessionId, ...finalEvent } : undefined);
+    await this.bus.publishEvents(appended);
+  }
+
+  private async record(run: RunRecord, leaseId: string, event: AgentEvent): Promise<void> {
+    if (EPHEMERAL.has(event.type)) {
+      await this.bus.publishEphemeral({
+        sessionId: run.sessionId,
+        runId: run.id,
+        afterSeq: await this.events.lastSeq(run.sessionId),
+        ts: new Date().toISOString(),
+        type: event.type,
+        data: event.data,
+      });
+      return;
+    }
+    const appended = await this.events.append(run.sessionId, [event], { runId: run.id, leaseId });
+    await this.bus.publishEvents(appended);
+    if (event.type === 'todos.updated') await this.sessions.mergeState(run.sessionId, { todos: event.data.todos });
+    if (event.type === 'summary.written') await this.sessions.mergeState(run.sessionId, { summary: event.data.summary });
+  }
+
+  private authorize(session: AgentSessionRecord, decisions: Map<string, Decision>, callId: string, category: string): ToolAuthorization {
+    if (session.permissionMode !== 'approve' || category === 'read') return { behavior: 'allow' };
+    const decision = decisions.get(callId);
+    if (!decision) return { behavior: 'ask' };
+    if (decision.behavior === 'deny') return { behavior: 'deny', message: decision.message ?? undefined };
+    return { behavior: 'allow', updatedArguments: decision.updatedInput ? JSON.stringify(decision.updatedInput) : undefined };
+  }
+
+  private decisionsFor(log: EventEnvelope[], runId: string): Map<string, Decision> {
+    const out = new Map<string, Decision>();
+    for (const e of log) {
+      if (e.runId !== runId || e.type !== 'permission.resolved') continue;
+      const d = e.data as { toolCallId: string } & Decision;
+      out.set(d.toolCallId, { behavior: d.behavior, updatedInput: d.updatedInput ?? null, message: d.message ?? null });
+    }
+    return out;
+  }
+
+  private async provider(session: AgentSessionRecord): Promise<ModelProvider> {
+    const apiKey = await this.secrets.reveal(session.teamId, 'deepseek').catch((err: Error) => {
+      throw new RunFailure('PROVIDER_KEY_UNREADABLE', err.message);
+    });
+    if (!apiKey) {
+      throw new RunFailure('PROVIDER_KEY_MISSING', 'No DeepSeek API key is set for this team; a team admin can add one in the team settings.');
+    }
+    return new DeepSeekProvider({ apiKey, baseUrl: this.config.env.DEEPSEEK_BASE_URL });
+  }
+}
+
+function zeroUsage(): UsageTotals {
+  return { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, costUsd: 0 };
+}
+
+function usageOf(result: AgentRunResult): UsageTotals {
+  const u = result.usage;
+  return {
+    requests: u.requests,
+    promptTokens: u.promptTokens,
+    completionTokens: u.completionTokens,
+    cacheHitTokens: u.cacheHitTokens,
+    cacheMissTokens: u.cacheMissTokens,
+    costUsd: u.cost,
+  };
+}
+
+function runUsage(u: UsageTotals) {
+  return { ...u, reasoningTokens: 0, cost: u.costUsd, costUsd: undefined };
+}

@@ -1,0 +1,93 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { join, resolve } from 'node:path';
+import type { Workspace } from '@h/contracts';
+import { AppConfig } from '@h/config';
+import { SandboxRepository } from '@h/db';
+import {
+  DockerSandboxDriver,
+  ensureSandboxImage,
+  LocalSandboxDriver,
+  SandboxDriver,
+  SandboxRecord,
+  SandboxWorkspace,
+} from '@h/sandbox';
+
+// The worker's side of sandboxes: one driver per process, records persisted in Postgres so any
+// worker can reach any workspace's container, and a reconcile pass at boot for orphans.
+@Injectable()
+export class SandboxManager implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SandboxManager.name);
+  private driverPromise: Promise<SandboxDriver> | null = null;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly sandboxes: SandboxRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // Building the image can take minutes on a new machine: never hold up the worker's boot.
+    void this.driver()
+      .then(async (driver) => {
+        const report = await driver.reconcile((await this.sandboxes.listRecords()) as unknown as SandboxRecord[]);
+        if (report.removedContainers.length) this.logger.warn({ removed: report.removedContainers }, 'removed orphan sandboxes');
+      })
+      .catch((err) => this.logger.error({ err }, 'sandbox driver failed to start; runs will fail until it is fixed'));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.driverPromise) await (await this.driverPromise.catch(() => null))?.close();
+  }
+
+  driver(): Promise<SandboxDriver> {
+    this.driverPromise ??= this.createDriver();
+    this.driverPromise.catch(() => (this.driverPromise = null));
+    return this.driverPromise;
+  }
+
+  private async createDriver(): Promise<SandboxDriver> {
+    const env = this.config.env;
+    if (env.SANDBOX_DRIVER === 'local') {
+      this.logger.warn('UNSAFE: the local sandbox driver runs agent commands on this host without isolation');
+      return new LocalSandboxDriver({
+        baseDir: resolve(env.SANDBOX_LOCAL_DIR),
+        multiUser: true,
+        allowUnsafe: env.H_ALLOW_LOCAL_SANDBOX,
+      });
+    }
+    const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
+    return new DockerSandboxDriver({
+      image,
+      namePrefix: env.SANDBOX_NAME_PREFIX,
+      poolSize: env.SANDBOX_POOL_SIZE,
+      idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,
+      limits: { cpus: env.SANDBOX_CPUS, memoryBytes: env.SANDBOX_MEMORY_MB * 1024 * 1024, pids: env.SANDBOX_PIDS },
+    });
+  }
+
+  /** A running sandbox for the workspace (started, re-created or claimed from the pool), as a Workspace. */
+  async open(workspace: { id: string; teamId: string; networkEnabled: boolean }): Promise<{ workspace: Workspace; record: SandboxRecord }> {
+    const driver = await this.driver();
+    const stored = await this.sandboxes.find(workspace.id);
+    const record = await driver.ensure(
+      { workspaceId: workspace.id, teamId: workspace.teamId, network: workspace.networkEnabled ? 'bridge' : 'none' },
+      stored && stored.driver === driver.kind ? (stored.record as unknown as SandboxRecord) : null,
+    );
+    await this.sandboxes.save({
+      workspaceId: workspace.id,
+      driver: driver.kind,
+      status: 'running',
+      record: record as unknown as Record<string, unknown>,
+      containerId: record.containerId ?? null,
+      volumeName: record.volume,
+      image: record.image ?? 'local',
+    });
+    return { workspace: new SandboxWorkspace(() => driver.connect(record)), record };
+  }
+
+  async teardown(record: SandboxRecord): Promise<void> {
+    const driver = await this.driver();
+    await driver.remove(record);
+  }
+}
+
+export const sandboxDataDir = (dataDir: string) => join(resolve(dataDir), 'workspaces');

@@ -1,0 +1,45 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ErrorResponseDto } from '@h/http';
+import { Access, AccessGrant, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
+import { PermissionService } from './permission.service';
+import { PermissionDecisionDto, PermissionDto, PermissionListDto, TeamUsageDto, UsageQueryDto } from './session.dto';
+import { UsageService } from './usage.service';
+
+@ApiTags('permissions')
+@ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid input' })
+@Controller('v1')
+export class PermissionController {
+  constructor(
+    private readonly permissions: PermissionService,
+    private readonly usage: UsageService,
+  ) {}
+
+  @Get('sessions/:id/permissions')
+  @Access('session', 'id', 'viewer')
+  @ApiQuery({ name: 'status', required: false, enum: ['pending'] })
+  @ApiOkResponse({ type: PermissionListDto })
+  listPermissions(@Param('id') id: string, @Query('status') status?: string): Promise<PermissionListDto> {
+    return this.permissions.list(id, status === 'pending' ? 'pending' : undefined);
+  }
+
+  @Post('permissions/:id')
+  @Access('permission', 'id', 'member')
+  @ApiOkResponse({ type: PermissionDto, description: 'Recorded; the run resumes' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'ALREADY_DECIDED' })
+  decidePermission(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAccess() access: AccessGrant,
+    @Param('id') id: string,
+    @Body() body: PermissionDecisionDto,
+  ): Promise<PermissionDto> {
+    return this.permissions.decide(principal, access, id, body);
+  }
+
+  @Get('teams/:teamId/usage')
+  @Access('team', 'teamId', 'viewer')
+  @ApiOkResponse({ type: TeamUsageDto, description: "Tokens and cost of the team's runs in one month" })
+  getTeamUsage(@CurrentAccess() access: AccessGrant, @Query() query: UsageQueryDto): Promise<TeamUsageDto> {
+    return this.usage.teamMonth(access.teamId, query.month);
+  }
+}

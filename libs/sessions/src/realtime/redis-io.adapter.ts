@@ -1,0 +1,33 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { IoAdapter } from '@nestjs/platform-socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import type { Server, ServerOptions } from 'socket.io';
+
+// Lets several api replicas serve one Socket.IO namespace: room broadcasts go through Redis.
+// Session events do not depend on it (each replica reads the log and the event bus itself).
+export class RedisIoAdapter extends IoAdapter {
+  private pub?: Redis;
+  private sub?: Redis;
+
+  constructor(
+    app: INestApplicationContext,
+    private readonly redisUrl: string,
+    private readonly keyPrefix: string,
+  ) {
+    super(app);
+  }
+
+  override createIOServer(port: number, options?: ServerOptions): Server {
+    const server: Server = super.createIOServer(port, { ...options, path: '/api/socket.io', serveClient: false });
+    this.pub ??= new Redis(this.redisUrl);
+    this.sub ??= this.pub.duplicate();
+    server.adapter(createAdapter(this.pub, this.sub, { key: `${this.keyPrefix}:socket.io` }));
+    return server;
+  }
+
+  override async close(server: Server): Promise<void> {
+    await super.close(server);
+    await Promise.all([this.pub?.quit().catch(() => undefined), this.sub?.quit().catch(() => undefined)]);
+  }
+}

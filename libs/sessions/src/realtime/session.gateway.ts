@@ -1,0 +1,160 @@
+import { Logger } from '@nestjs/common';
+import {
+  ConnectedSocket,
+  MessageBody,
+  OnGatewayConnection,
+  OnGatewayDisconnect,
+  SubscribeMessage,
+  WebSocketGateway,
+} from '@nestjs/websockets';
+import { parse as parseCookie } from 'cookie';
+import type { Socket } from 'socket.io';
+import { z } from 'zod';
+import { AppException, mapException, SESSION_COOKIE } from '@h/http';
+import { AccessService, AuthService, bearerFrom, Principal } from '@h/identity';
+import { PermissionService } from '../permission.service';
+import { RunService } from '../run.service';
+import { SessionStream, SessionStreamHub } from './session-stream.hub';
+
+const subscribeSchema = z.object({ sessionId: z.string().uuid(), afterSeq: z.number().int().min(0).default(0) });
+const unsubscribeSchema = z.object({ sessionId: z.string().uuid() });
+const decideSchema = z.object({
+  permissionId: z.string().uuid(),
+  behavior: z.enum(['allow', 'deny']),
+  updatedInput: z.record(z.string(), z.unknown()).optional(),
+  message: z.string().max(2000).optional(),
+});
+const cancelSchema = z.object({ runId: z.string().uuid() });
+
+type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+
+interface SocketState {
+  principal: Principal;
+  streams: Map<string, SessionStream>;
+}
+
+// Server-to-client frames: `event` (a persisted envelope, exactly once, in seq order) and `delta`
+// (ephemeral token deltas). Client-to-server: subscribe, unsubscribe, permission.decide, run.cancel,
+// each answered through the Socket.IO acknowledgement with `{ ok, data | error }`.
+@WebSocketGateway({ path: '/api/socket.io', serveClient: false })
+export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect {
+  private readonly logger = new Logger(SessionGateway.name);
+
+  constructor(
+    private readonly auth: AuthService,
+    private readonly access: AccessService,
+    private readonly hub: SessionStreamHub,
+    private readonly permissions: PermissionService,
+    private readonly runs: RunService,
+  ) {}
+
+  async handleConnection(socket: Socket): Promise<void> {
+    try {
+      const principal = await this.authenticate(socket);
+      socket.data.h = { principal, streams: new Map() } satisfies SocketState;
+      await socket.join(`user:${principal.userId}`);
+      socket.emit('ready', { userId: principal.userId, via: principal.kind });
+    } catch (err) {
+      const { code, message } = mapException(err);
+      socket.emit('auth_error', { error: { code, message } });
+      socket.disconnect(true);
+    }
+  }
+
+  handleDisconnect(socket: Socket): void {
+    const state = socket.data.h as SocketState | undefined;
+    for (const s of state?.streams.values() ?? []) s.close();
+    state?.streams.clear();
+  }
+
+  @SubscribeMessage('subscribe')
+  subscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ sessionId: string; lastSeq: number }>> {
+    return this.handle(socket, async (state) => {
+      const { sessionId, afterSeq } = subscribeSchema.parse(body);
+      await this.access.check(state.principal, 'session', sessionId, 'viewer');
+      state.streams.get(sessionId)?.close();
+      await socket.join(`session:${sessionId}`);
+      const stream = await this.hub.open(sessionId, afterSeq, {
+        event: (e) => socket.emit('event', e),
+        ephemeral: (f) => socket.emit('delta', f),
+        failed: (e) => socket.emit('stream_error', { sessionId, error: { code: 'STREAM_FAILED', message: e.message } }),
+      });
+      state.streams.set(sessionId, stream);
+      return { sessionId, lastSeq: stream.lastSeq };
+    });
+  }
+
+  @SubscribeMessage('unsubscribe')
+  unsubscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ sessionId: string }>> {
+    return this.handle(socket, async (state) => {
+      const { sessionId } = unsubscribeSchema.parse(body);
+      state.streams.get(sessionId)?.close();
+      state.streams.delete(sessionId);
+      await socket.leave(`session:${sessionId}`);
+      return { sessionId };
+    });
+  }
+
+  @SubscribeMessage('permission.decide')
+  decide(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown) {
+    return this.handle(socket, async (state) => {
+      const { permissionId, ...decision } = decideSchema.parse(body);
+      const grant = await this.access.check(state.principal, 'permission', permissionId, 'member');
+      return this.permissions.decide(state.principal, grant, permissionId, decision);
+    });
+  }
+
+  @SubscribeMessage('run.cancel')
+  cancel(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown) {
+    return this.handle(socket, async (state) => {
+      const { runId } = cancelSchema.parse(body);
+      const grant = await this.access.check(state.principal, 'run', runId, 'member');
+      return this.runs.cancel(state.principal, grant, runId);
+    });
+  }
+
+  private async handle<T>(socket: Socket, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {
+    const state = socket.data.h as SocketState | undefined;
+    if (!state) return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'Not authenticated.' } };
+    try {
+      return { ok: true, data: await work(state) };
+    } catch (err) {
+      if (err instanceof z.ZodError) {
+        return { ok: false, error: { code: 'VALIDATION_FAILED', message: err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') } };
+      }
+      const { status, code, message } = mapException(err);
+      if (status >= 500) this.logger.error({ err }, 'socket handler failed');
+      return { ok: false, error: { code, message } };
+    }
+  }
+
+  /**
+   * Same credentials as HTTP: the session cookie, or a bearer token in `auth.token` or the
+   * Authorization header. Cookie logins must come from H's own origin, which blocks cross-site
+   * WebSocket hijacking (a cookie is sent by the browser whichever page opens the socket).
+   */
+  private async authenticate(socket: Socket): Promise<Principal> {
+    const headers = socket.handshake.headers;
+    const token = typeof socket.handshake.auth?.token === 'string' ? socket.handshake.auth.token : bearerFrom(headers.authorization);
+    if (token) {
+      const principal = await this.auth.authenticate({ bearer: token });
+      if (!principal) throw AppException.unauthorized('The API token is invalid, expired or revoked.');
+      return principal;
+    }
+    const cookies = parseCookie(headers.cookie ?? '');
+    const principal = await this.auth.authenticate({ sessionToken: cookies[SESSION_COOKIE] });
+    if (!principal) throw AppException.unauthorized();
+    const origin = headers.origin;
+    if (origin) {
+      const host = headers['x-forwarded-host'] ?? headers.host;
+      let originHost = '';
+      try {
+        originHost = new URL(origin).host;
+      } catch {
+        /* malformed origin: refused below */
+      }
+      if (originHost !== host) throw AppException.forbidden('Cross-origin socket connections need an API token.', 'BAD_ORIGIN');
+    }
+    return principal;
+  }
+}

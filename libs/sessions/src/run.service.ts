@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { AgentSessionRepository, EventBusRepository, PermissionRepository, RunRecord, RunRepository } from '@h/db';
+import { AppException } from '@h/http';
+import { AccessGrant, AuditService, Principal } from '@h/identity';
+import { RunDispatcher, titleFromMessage } from '@h/runs';
+import type { PostMessageDto, RunDto, RunListDto } from './session.dto';
+
+const ZERO_USAGE = { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, costUsd: 0 };
+
+@Injectable()
+export class RunService {
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly sessions: AgentSessionRepository,
+    private readonly permissions: PermissionRepository,
+    private readonly bus: EventBusRepository,
+    private readonly dispatcher: RunDispatcher,
+    private readonly audit: AuditService,
+  ) {}
+
+  async toDto(run: RunRecord): Promise<RunDto> {
+    const { teamId: _t, attempts: _a, ...rest } = run;
+    return { ...rest, position: await this.runs.queuePosition(run) };
+  }
+
+  /** Appends the message, creates the run and answers at once; a worker picks it up when admitted. */
+  async postMessage(principal: Principal, access: AccessGrant, sessionId: string, body: PostMessageDto): Promise<{ run: RunDto; created: boolean }> {
+    const session = await this.sessions.findById(sessionId);
+    if (!session) throw AppException.notFound('Session');
+    const { run, created, events } = await this.runs.createWithMessage({
+      sessionId,
+      teamId: access.teamId,
+      userId: principal.userId,
+      content: body.content,
+      clientMessageId: body.clientMessageId,
+    });
+    if (created) {
+      if (!session.title) await this.sessions.update(sessionId, { title: titleFromMessage(body.content) });
+      await this.bus.publishEvents(events);
+      await this.dispatcher.dispatch(access.teamId);
+    }
+    const fresh = (await this.runs.findById(run.id)) ?? run;
+    return { run: await this.toDto(fresh), created };
+  }
+
+  async get(id: string): Promise<RunDto> {
+    const run = await this.runs.findById(id);
+    if (!run) throw AppException.notFound('Run');
+    return this.toDto(run);
+  }
+
+  async list(sessionId: string): Promise<RunListDto> {
+    const runs = await this.runs.listBySession(sessionId);
+    return { items: await Promise.all(runs.map((r) => this.toDto(r))) };
+  }
+
+  /**
+   * Queued or waiting runs end at once. A running one gets a signal the worker turns into an
+   * abort of the model stream and the running command; the worker then records the end.
+   */
+  async cancel(principal: Principal, access: AccessGrant, id: string): Promise<RunDto> {
+    const run = await this.runs.requestCancel(id);
+    if (!run) throw AppException.notFound('Run');
+    if (['completed', 'failed', 'cancelled'].includes(run.status)) {
+      throw AppException.conflict('RUN_FINISHED', `The run already ended (${run.status}).`);
+    }
+    await this.audit.byPrincipal(principal, { action: 'run.cancel', teamId: access.teamId, targetType: 'run', targetId: id });
+    if (run.status === 'running') {
+      await this.bus.publishCancel(id);
+    } else {
+      await this.permissions.cancelPendingForRun(id);
+      const events = await this.runs.finish(
+        id,
+        null,
+        { status: 'cancelled' },
+        { sessionId: run.sessionId, type: 'run.cancelled', data: { usage: { ...ZERO_USAGE, ...toRunUsage(run) }, by: principal.userId } },
+      );
+      await this.bus.publishEvents(events);
+      await this.dispatcher.dispatch(access.teamId);
+    }
+    return this.get(id);
+  }
+}
+
+function toRunUsage(run: RunRecord) {
+  const u = run.usage;
+  return {
+    requests: u.requests,
+    promptTokens: u.promptTokens,
+    completionTokens: u.completionTokens,
+    cacheHitTokens: u.cacheHitTokens,
+    cacheMissTokens: u.cacheMissTokens,
+    reasoningTokens: 0,
+    cost: u.costUsd,
+  };
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@h/config';
+import { AgentSessionRecord, AgentSessionRepository, RunRepository } from '@h/db';
+import { AppException } from '@h/http';
+import { AccessGrant, AuditService, Principal } from '@h/identity';
+import type { CreateSessionDto, SessionDto, SessionListDto, SessionStateDto, UpdateSessionDto } from './session.dto';
+
+export function toSessionDto(s: AgentSessionRecord): SessionDto {
+  const { state: _state, ...rest } = s;
+  return { ...rest, title: s.title || 'New session' };
+}
+
+@Injectable()
+export class SessionService {
+  constructor(
+    private readonly sessions: AgentSessionRepository,
+    private readonly runs: RunRepository,
+    private readonly config: AppConfig,
+    private readonly audit: AuditService,
+  ) {}
+
+  async create(principal: Principal, access: AccessGrant, workspaceId: string, body: CreateSessionDto): Promise<SessionDto> {
+    const session = await this.sessions.create({
+      teamId: access.teamId,
+      workspaceId,
+      createdById: principal.userId,
+      // Empty until the first message names it (see titleFromMessage).
+      title: body.title?.trim() ?? '',
+      model: body.model ?? this.config.env.DEFAULT_MODEL,
+      thinking: body.thinking ?? false,
+      permissionMode: body.permissionMode ?? 'approve',
+    });
+    await this.audit.byPrincipal(principal, { action: 'session.create', teamId: access.teamId, targetType: 'session', targetId: session.id });
+    return toSessionDto(session);
+  }
+
+  async list(workspaceId: string): Promise<SessionListDto> {
+    return { items: (await this.sessions.listByWorkspace(workspaceId)).map(toSessionDto) };
+  }
+
+  async get(id: string): Promise<SessionDto> {
+    return toSessionDto(await this.load(id));
+  }
+
+  async update(principal: Principal, access: AccessGrant, id: string, body: UpdateSessionDto): Promise<SessionDto> {
+    const session = await this.sessions.update(id, {
+      title: body.title?.trim(),
+      model: body.model,
+      thinking: body.thinking,
+      permissionMode: body.permissionMode,
+    });
+    if (body.permissionMode) {
+      await this.audit.byPrincipal(principal, {
+        action: 'session.permission_mode',
+        teamId: access.teamId,
+        targetType: 'session',
+        targetId: id,
+        metadata: { mode: body.permissionMode },
+      });
+    }
+    return toSessionDto(session);
+  }
+
+  async state(id: string): Promise<SessionStateDto> {
+    const session = await this.load(id);
+    const active = (await this.runs.listBySession(id, 20)).find((r) => ['queued', 'running', 'waiting_permission'].includes(r.status));
+    const state = session.state as { todos?: SessionStateDto['todos']; summary?: string };
+    return {
+      todos: state.todos ?? [],
+      summary: state.summary ?? null,
+      usage: session.usage,
+      activeRunId: active?.id ?? null,
+      lastSeq: session.lastSeq,
+    };
+  }
+
+  async load(id: string): Promise<AgentSessionRecord> {
+    const session = await this.sessions.findById(id);
+    if (!session) throw AppException.notFound('Session');
+    return session;
+  }
+}

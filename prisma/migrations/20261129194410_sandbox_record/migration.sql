@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Sandbox" ADD COLUMN     "record" JSONB NOT NULL DEFAULT '{}';

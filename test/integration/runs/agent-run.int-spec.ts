@@ -1,0 +1,52 @@
+import { loadScenarioFile, builtinScenarioDir, startScriptedModelServer } from '@h/scripted-model';
+import { join } from 'node:path';
+import { startStack, TestStack } from '../../support/api-harness';
+import { allEvents, createRunWorld, readWorkspaceFile, RunWorld, ScriptedServer, seedWorkspace, waitForRunStatus } from '../../support/run-fixtures';
+
+describe('agent runs through the API (scripted model, real sandbox)', () => {
+  let model: ScriptedServer;
+  let stack: TestStack;
+  let world: RunWorld;
+  const scenario = loadScenarioFile(join(builtinScenarioDir(), 'fix-failing-test.json'));
+
+  beforeAll(async () => {
+    model = await startScriptedModelServer({ scenarios: [scenario], demo: false });
+    stack = await startStack({ worker: true, env: { DEEPSEEK_BASE_URL: model.url } });
+    world = await createRunWorld(stack, 'agentrun');
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+    await model?.close();
+  });
+
+  it('should fix a failing test inside the workspace container and record every step in order', async () => {
+    await seedWorkspace(stack, world, scenario.fixture ?? {});
+    const session = await world.client.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: 'skip' });
+    expect(session.status).toBe(201);
+
+    const posted = await world.client.post(`/api/v1/sessions/${session.body.id}/messages`, {
+      content: 'The failing test in test/math.test.js needs fixing.',
+    });
+    expect(posted.status).toBe(202);
+    const run = await waitForRunStatus(world.client, posted.body.id, ['completed', 'failed', 'cancelled']);
+    expect(model.failures).toEqual([]);
+    expect(run.status).toBe('completed');
+    expect(run.usage.requests).toBe(5);
+
+    expect(await readWorkspaceFile(stack, world, 'src/math.js')).toContain('return a + b;');
+    const events = await allEvents(world.client, session.body.id);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('message.user');
+    expect(types.at(-1)).toBe('run.done');
+    const testRuns = events.filter((e) => e.type === 'tool.end' && e.data.name === 'run_command');
+    expect(testRuns.at(-1).data.result).toContain('all tests passed');
+
+    const state = await world.client.get(`/api/v1/sessions/${session.body.id}/state`);
+    expect(state.body.summary).toContain('### Changes Made');
+    expect(state.body.activeRunId).toBeNull();
+    const titled = await world.client.get(`/api/v1/sessions/${session.body.id}`);
+    expect(titled.body.title).toBe('The failing test in test/math.test.js needs fixing.');
+  });
+});
