@@ -1,5 +1,5 @@
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
-import { baseUrl, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
+import { baseUrl, logIn, screenshot, SecretLedger, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
 
 // Drives the real pages in headless Chromium against the api + worker + web that the e2e global
 // setup started (H_BASE_URL): the issue's acceptance path from sign-up to a ready workspace.
@@ -8,6 +8,7 @@ const READY_TIMEOUT_MS = 60_000;
 
 describe('web sign-up flow', () => {
   let browser: LaunchedBrowser;
+  const secrets = new SecretLedger();
 
   beforeAll(async () => {
     browser = await launchBrowser({ baseURL: baseUrl() });
@@ -23,6 +24,7 @@ describe('web sign-up flow', () => {
     const suffix = uniqueSuffix();
     const email = `e2e-${suffix}@example.com`;
     const password = `correct horse ${suffix}`;
+    secrets.remember('password typed at sign-up', password);
     const teamName = `Platform ${suffix}`;
     const workspaceName = `checkout-service-${suffix}`;
 
@@ -39,6 +41,7 @@ describe('web sign-up flow', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await page.waitForURL('**/teams');
+    await secrets.rememberCookies(browser.context, 'new user');
     await page.getByTestId('current-user').filter({ hasText: email }).waitFor();
     await page.getByText('You are not a member of any team yet').waitFor();
 
@@ -94,6 +97,7 @@ describe('web sign-up flow', () => {
 
     await page.goto('/login');
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/login'));
+    secrets.remember('wrong password', `${account.password} but wrong`);
     await logIn(page, account.email, `${account.password} but wrong`);
     const response = await answer;
     expect(response.status()).toBe(401);
@@ -106,5 +110,9 @@ describe('web sign-up flow', () => {
 
     expect(pageErrors).toEqual([]);
     await page.close();
+  });
+
+  it('should keep the passwords and cookies of these sign-ins out of the logs', () => {
+    expect(secrets.foundInLogs()).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
 import { request } from 'playwright-core';
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
-import { baseUrl, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
+import { baseUrl, logIn, screenshot, SecretLedger, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
 
 // The team page's admin parts in headless Chromium against the real api: an API token shown once
 // that really authenticates until it is revoked, a DeepSeek key that is stored but never shown,
 // and a viewer who sees the team without any write controls.
 describe('web team administration', () => {
   let browser: LaunchedBrowser;
+  const secrets = new SecretLedger();
 
   beforeAll(async () => {
     browser = await launchBrowser({ baseURL: baseUrl() });
@@ -33,6 +34,9 @@ describe('web team administration', () => {
     const page = await browser.context.newPage();
     const pageErrors = watchPageErrors(page);
     const owner = await signUpViaApi(page.request, 'Owen Owner');
+    secrets.remember('owner password', owner.password);
+    secrets.remember('viewer password', viewer.password);
+    await secrets.rememberCookies(browser.context, 'owner');
     const teamName = `Infra ${uniqueSuffix()}`;
 
     await page.goto('/teams');
@@ -50,6 +54,7 @@ describe('web team administration', () => {
     await secretInput.waitFor();
     const secret = await secretInput.inputValue();
     expect(secret).toMatch(/^h_/);
+    secrets.remember('API token', secret);
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
@@ -70,6 +75,7 @@ describe('web team administration', () => {
 
     // DeepSeek key: stored, reported as configured, never shown back.
     const providerKey = `sk-e2e-${uniqueSuffix()}`;
+    secrets.remember('DeepSeek key', providerKey);
     const providerStatus = page.getByTestId('provider-status');
     await providerStatus.getByText('Not configured').waitFor();
     await page.getByLabel('API key', { exact: true }).fill(providerKey);
@@ -101,6 +107,7 @@ describe('web team administration', () => {
     await page.waitForURL('**/login');
     await logIn(page, viewer.email, viewer.password);
     await page.waitForURL('**/teams');
+    await secrets.rememberCookies(browser.context, 'viewer');
     await page.getByRole('link', { name: teamName }).click();
     await page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: owner.email }).waitFor();
     await page.getByTestId('provider-status').waitFor();
@@ -117,7 +124,7 @@ describe('web team administration', () => {
     const page = await browser.context.newPage();
     const pageErrors = watchPageErrors(page);
     await page.context().clearCookies();
-    await signUpViaApi(page.request, 'Ada Admin');
+    secrets.remember('admin password', (await signUpViaApi(page.request, 'Ada Admin')).password);
     const teamName = `Labs ${uniqueSuffix()}`;
 
     await page.goto('/teams');
@@ -148,5 +155,10 @@ describe('web team administration', () => {
 
     expect(pageErrors).toEqual([]);
     await page.close();
+  });
+
+  // Runs last: everything above went through the browser, the api's proxy and the web server.
+  it('should keep every password, token, cookie and key it used out of the logs', () => {
+    expect(secrets.foundInLogs()).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, Page } from 'playwright-core';
+import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
+import { TEST_LOG_DIR } from '../../support/test-env';
 
 // Shared steps of the browser specs. H_BASE_URL is the one URL a user opens (the api, which
 // proxies the pages); the e2e global setup starts api + worker + web and exports it.
@@ -49,4 +50,34 @@ export async function signUpViaApi(request: APIRequestContext, name: string): Pr
   const response = await request.post('/api/v1/auth/signup', { data: account });
   if (response.status() !== 201) throw new Error(`signup answered ${response.status()}: ${await response.text()}`);
   return account;
+}
+
+/** Secrets a spec typed or received, by what they are, to look for in the logs afterwards. */
+export class SecretLedger {
+  private readonly values = new Map<string, string>();
+
+  remember(what: string, value: string | undefined): void {
+    if (!value) throw new Error(`no value for ${what}`);
+    this.values.set(what, value);
+  }
+
+  /** The session and CSRF cookies the browser holds right now. */
+  async rememberCookies(context: BrowserContext, who: string): Promise<void> {
+    for (const cookie of await context.cookies()) {
+      if (cookie.name === 'h_session' || cookie.name === 'h_csrf') this.remember(`${cookie.name} of ${who}`, cookie.value);
+    }
+  }
+
+  /**
+   * Names of the secrets found in the logs of the processes the e2e setup started (api, worker,
+   * web). Fails when there are no such logs, so the check can never pass by reading nothing.
+   */
+  foundInLogs(): string[] {
+    const files = existsSync(TEST_LOG_DIR) ? readdirSync(TEST_LOG_DIR).filter((f) => /^e2e-.*\.log$/.test(f)) : [];
+    if (!files.some((f) => f === 'e2e-api.log')) {
+      throw new Error(`no e2e-api.log in ${TEST_LOG_DIR}: run the e2e tier through its global setup`);
+    }
+    const text = files.map((f) => readFileSync(path.join(TEST_LOG_DIR, f), 'utf8')).join('\n');
+    return [...this.values].filter(([, value]) => text.includes(value)).map(([what]) => what);
+  }
 }
