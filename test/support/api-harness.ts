@@ -4,7 +4,10 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig, parseEnv } from '@h/config';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { createWorker } from '../../apps/worker/src/bootstrap';
+import { removeSandboxes } from './sandbox-cleanup';
 import { TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
+
+export { removeSandboxes };
 
 export interface TestStack {
   /** Prefix of this stack's sandbox containers and volumes (removed by close()). */
@@ -74,14 +77,3 @@ export async function waitFor<T>(what: string, check: () => Promise<T | null | u
   }
 }
 
-/** Removes the containers and volumes a test stack's sandboxes left behind. */
-export async function removeSandboxes(prefix: string): Promise<void> {
-  const Docker = (await import('dockerode')).default;
-  const docker = new Docker();
-  const containers = await docker.listContainers({ all: true }).catch(() => []);
-  for (const c of containers) {
-    if (c.Names.some((n) => n.replace(/^\//, '').startsWith(prefix))) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
-  }
-  const { Volumes } = await docker.listVolumes().catch(() => ({ Volumes: [] as { Name: string }[] }));
-  for (const v of Volumes ?? []) if (v.Name.startsWith(prefix)) await docker.getVolume(v.Name).remove({ force: true }).catch(() => undefined);
-}

@@ -61,6 +61,10 @@ export default async function e2eSetup(): Promise<void> {
     H_DATA_DIR: join(root, 'tmp/e2e-data'),
     H_SECURE_COOKIES: 'false',
     LOG_LEVEL: 'debug',
+    LOG_FILE: join(TEST_LOG_DIR, 'e2e-stack.log'),
+    SANDBOX_NAME_PREFIX: `h-e2e-${process.pid}-`,
+    SANDBOX_POOL_SIZE: '0',
+    ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
     NEXT_TELEMETRY_DISABLED: '1',
   };
   const start = (name: string, args: string[]) => {
@@ -75,6 +79,7 @@ export default async function e2eSetup(): Promise<void> {
     start('api', ['bash', 'scripts/run-node.sh', 'apps/api/src/main.js']),
   ];
   globalThis.__H_E2E_PROCS__ = procs;
+  process.env.H_E2E_SANDBOX_PREFIX = env.SANDBOX_NAME_PREFIX;
   const base = `http://127.0.0.1:${apiPort}`;
   await waitForUrl(`${base}/api/ready`, procs);
   await waitForUrl(`${base}/login`, procs);

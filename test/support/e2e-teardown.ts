@@ -1,4 +1,7 @@
-// Stops the processes e2e-setup started: SIGTERM for a graceful shutdown, SIGKILL if they linger.
+import { removeSandboxes } from './sandbox-cleanup';
+
+// Stops the processes e2e-setup started (SIGTERM for a graceful shutdown, SIGKILL if they linger)
+// and removes the sandboxes they created.
 export default async function e2eTeardown(): Promise<void> {
   const procs = globalThis.__H_E2E_PROCS__ ?? [];
   await Promise.all(
@@ -15,4 +18,5 @@ export default async function e2eTeardown(): Promise<void> {
         }),
     ),
   );
+  if (process.env.H_E2E_SANDBOX_PREFIX) await removeSandboxes(process.env.H_E2E_SANDBOX_PREFIX);
 }

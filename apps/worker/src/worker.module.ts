@@ -6,7 +6,6 @@ import { DbModule } from '@h/db';
 import { createLogger } from '@h/http';
 import { JobsModule } from '@h/jobs';
 import { RunnerModule } from '@h/runner';
-import { WorkspaceJobsModule } from '@h/workspaces';
 import { JobDispatcher } from './job-dispatcher.service';
 import { QUEUE_PROCESSORS } from './queue.processors';
 
@@ -21,7 +20,6 @@ export class WorkerModule {
         DiscoveryModule,
         DbModule,
         JobsModule.forRoot(),
-        WorkspaceJobsModule,
         RunnerModule,
       ],
       providers: [JobDispatcher, ...QUEUE_PROCESSORS],

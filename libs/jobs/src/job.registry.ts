@@ -9,12 +9,15 @@ export enum QueueName {
 
 export enum JobName {
   WorkspaceSetup = 'workspace.setup',
+  /** Removes a deleted workspace's sandbox container and volume. */
+  WorkspaceTeardown = 'workspace.teardown',
   /** Runs (or resumes) one agent run; the run's state lives in Postgres, the job only points at it. */
   AgentRun = 'agent.run',
 }
 
 export const jobPayloadSchemas = {
   [JobName.WorkspaceSetup]: z.object({ workspaceId: z.string().uuid() }),
+  [JobName.WorkspaceTeardown]: z.object({ workspaceId: z.string().uuid(), record: z.record(z.string(), z.unknown()).nullable() }),
   [JobName.AgentRun]: z.object({ runId: z.string().uuid() }),
 } satisfies Record<JobName, z.ZodTypeAny>;
 
@@ -22,6 +25,7 @@ export type JobPayload<N extends JobName> = z.infer<(typeof jobPayloadSchemas)[N
 
 export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.WorkspaceSetup]: QueueName.Workspace,
+  [JobName.WorkspaceTeardown]: QueueName.Workspace,
   [JobName.AgentRun]: QueueName.Agent,
 };
 
@@ -34,6 +38,7 @@ export interface JobDefaults {
 
 export const JOB_DEFAULTS: Record<JobName, JobDefaults> = {
   [JobName.WorkspaceSetup]: { attempts: 5, backoffMs: 1000, keepFinished: true },
+  [JobName.WorkspaceTeardown]: { attempts: 5, backoffMs: 2000, keepFinished: true },
   // A run that throws is already recorded as failed; retries come from stalled-job recovery. Its
   // job id is reused when the run resumes after an approval, so finished jobs are removed.
   [JobName.AgentRun]: { attempts: 1, backoffMs: 1000, keepFinished: false },

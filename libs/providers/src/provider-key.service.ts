@@ -3,7 +3,7 @@ import { ProviderCredentialRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal } from '@h/identity';
 import { SUPPORTED_PROVIDERS, ProviderStatusDto } from './provider.dto';
-import { providerKeyAad as aadFor } from './provider-secret.reader';
+import { providerKeyAad as aadFor, ProviderSecretReader } from './provider-secret.reader';
 import { SecretBoxService } from './secret-box.service';
 
 
@@ -12,6 +12,7 @@ export class ProviderKeyService {
   constructor(
     private readonly credentials: ProviderCredentialRepository,
     private readonly box: SecretBoxService,
+    private readonly reader: ProviderSecretReader,
     private readonly audit: AuditService,
   ) {}
 
@@ -39,5 +40,10 @@ export class ProviderKeyService {
     const removed = await this.credentials.remove(access.teamId, provider);
     if (!removed) throw AppException.notFound('Provider key');
     await this.audit.byPrincipal(principal, { action: 'provider.delete', teamId: access.teamId, targetType: 'provider', targetId: provider, ip });
+  }
+
+  /** The plaintext key, or null when none is set (for server-side use only, never a response). */
+  reveal(teamId: string, provider: string): Promise<string | null> {
+    return this.reader.reveal(teamId, provider);
   }
 }

@@ -4,11 +4,12 @@ import { RunsModule } from '@h/runs';
 import { AgentRunJob } from './agent-run.job';
 import { RunSweeper } from './run-sweeper.service';
 import { SandboxManager } from './sandbox-manager.service';
+import { WorkspaceLifecycleJob } from './workspace-lifecycle.job';
 
-/** The worker side of agent runs: the run job, sandboxes, and the admission sweep. */
+/** The worker side of agent runs and workspaces: run job, sandbox lifecycle, admission sweep. */
 @Module({
   imports: [RunsModule, ProviderSecretsModule],
-  providers: [AgentRunJob, SandboxManager, RunSweeper],
+  providers: [AgentRunJob, SandboxManager, RunSweeper, WorkspaceLifecycleJob],
   exports: [SandboxManager],
 })
 export class RunnerModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WorkspaceRecord, WorkspaceRepository } from '@h/db';
+import { SandboxRepository, WorkspaceRecord, WorkspaceRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal, roleAtLeast } from '@h/identity';
 import { JobName, JobQueueService } from '@h/jobs';
@@ -13,6 +13,7 @@ function toDto({ createdById: _c, ...w }: WorkspaceRecord): WorkspaceDto {
 export class WorkspaceService {
   constructor(
     private readonly workspaces: WorkspaceRepository,
+    private readonly sandboxes: SandboxRepository,
     private readonly jobs: JobQueueService,
     private readonly audit: AuditService,
   ) {}
@@ -68,7 +69,10 @@ export class WorkspaceService {
   }
 
   async remove(principal: Principal, access: AccessGrant, id: string, ip: string | null): Promise<void> {
+    // The sandbox row goes with the workspace; its record tells the worker what to remove.
+    const sandbox = await this.sandboxes.find(id);
     await this.workspaces.remove(id);
+    await this.jobs.enqueue(JobName.WorkspaceTeardown, { workspaceId: id, record: sandbox?.record ?? null });
     await this.audit.byPrincipal(principal, { action: 'workspace.delete', teamId: access.teamId, targetType: 'workspace', targetId: id, ip });
   }
 }

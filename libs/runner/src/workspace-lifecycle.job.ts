@@ -1,0 +1,42 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { WorkspaceRepository } from '@h/db';
+import { JobName, JobPayload, OnJob } from '@h/jobs';
+import type { SandboxRecord } from '@h/sandbox';
+import { SandboxManager } from './sandbox-manager.service';
+
+// A new workspace gets its sandbox right away (from the warm pool when one is ready), so the first
+// agent run does not wait for a container; a deleted one has its container and volume removed.
+@Injectable()
+export class WorkspaceLifecycleJob {
+  private readonly logger = new Logger(WorkspaceLifecycleJob.name);
+
+  constructor(
+    private readonly workspaces: WorkspaceRepository,
+    private readonly sandboxes: SandboxManager,
+  ) {}
+
+  @OnJob(JobName.WorkspaceSetup)
+  async setup({ workspaceId }: JobPayload<JobName.WorkspaceSetup>): Promise<void> {
+    const workspace = await this.workspaces.findById(workspaceId);
+    if (!workspace) {
+      this.logger.warn({ workspaceId }, 'workspace deleted before setup; nothing to do');
+      return;
+    }
+    if (workspace.status === 'ready') return;
+    try {
+      await this.sandboxes.open(workspace);
+    } catch (err) {
+      await this.workspaces.markSetUp(workspaceId, 'error', `The sandbox could not be started: ${(err as Error).message}`);
+      throw err; // retried with backoff; a later attempt sets it ready
+    }
+    await this.workspaces.markSetUp(workspaceId, 'ready', null);
+    this.logger.log({ workspaceId, teamId: workspace.teamId }, 'workspace set up');
+  }
+
+  @OnJob(JobName.WorkspaceTeardown)
+  async teardown({ workspaceId, record }: JobPayload<JobName.WorkspaceTeardown>): Promise<void> {
+    if (!record) return;
+    await this.sandboxes.teardown(record as unknown as SandboxRecord);
+    this.logger.log({ workspaceId }, 'workspace sandbox removed');
+  }
+}
