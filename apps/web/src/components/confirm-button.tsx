@@ -32,6 +32,8 @@ export function ConfirmButton({
       <button
         type="button"
         className="button button-danger button-small"
+        // The first button is gone; keep keyboard focus on the question that replaced it.
+        autoFocus
         disabled={pending}
         aria-busy={pending}
         aria-describedby={describedBy}
