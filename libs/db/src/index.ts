@@ -16,3 +16,4 @@ export * from './repositories/event.repository';
 export * from './repositories/permission.repository';
 export * from './repositories/run.repository';
 export * from './repositories/sandbox.repository';
+export * from './usage';

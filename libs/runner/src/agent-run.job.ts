@@ -8,12 +8,15 @@ import {
   EventBusRepository,
   EventEnvelope,
   EventRepository,
+  fromEngineUsage,
   LeaseLostError,
   PermissionRepository,
   RunRecord,
   RunRepository,
+  toEngineUsage,
   UsageTotals,
   WorkspaceRepository,
+  ZERO_USAGE,
 } from '@h/db';
 import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { DeepSeekProvider, type ModelProvider } from '@h/llm';
@@ -83,9 +86,9 @@ export class AgentRunJob {
       }
       const failure = err instanceof RunFailure ? err : new RunFailure('INTERNAL', 'The run stopped on an internal error; it was logged.');
       if (!(err instanceof RunFailure)) this.logger.error({ runId, err }, 'run crashed');
-      await this.finish(run, leaseId, 'failed', { code: failure.code, message: failure.message }, zeroUsage(), {
+      await this.finish(run, leaseId, 'failed', { code: failure.code, message: failure.message }, ZERO_USAGE, {
         type: 'run.failed',
-        data: { code: failure.code, message: failure.message, usage: runUsage(zeroUsage()) },
+        data: { code: failure.code, message: failure.message, usage: toEngineUsage(ZERO_USAGE) },
       });
     } finally {
       this.controllers.delete(runId);
@@ -97,7 +100,7 @@ export class AgentRunJob {
     const session = await this.sessions.findById(run.sessionId);
     if (!session) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
     if (run.cancelRequestedAt) {
-      await this.finish(run, leaseId, 'cancelled', null, zeroUsage(), { type: 'run.cancelled', data: { usage: runUsage(zeroUsage()) } });
+      await this.finish(run, leaseId, 'cancelled', null, ZERO_USAGE, { type: 'run.cancelled', data: { usage: toEngineUsage(ZERO_USAGE) } });
       return;
     }
     const workspaceRow = await this.workspaces.findById(session.workspaceId);
@@ -132,7 +135,7 @@ export class AgentRunJob {
   }
 
   private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult): Promise<void> {
-    const usage = usageOf(result);
+    const usage = fromEngineUsage(result.usage);
     if (result.status === 'paused' && result.pendingCall) {
       const call = result.pendingCall;
       let input: unknown = call.arguments;
@@ -220,24 +223,4 @@ export class AgentRunJob {
     }
     return new DeepSeekProvider({ apiKey, baseUrl: this.config.env.DEEPSEEK_BASE_URL });
   }
-}
-
-function zeroUsage(): UsageTotals {
-  return { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, costUsd: 0 };
-}
-
-function usageOf(result: AgentRunResult): UsageTotals {
-  const u = result.usage;
-  return {
-    requests: u.requests,
-    promptTokens: u.promptTokens,
-    completionTokens: u.completionTokens,
-    cacheHitTokens: u.cacheHitTokens,
-    cacheMissTokens: u.cacheMissTokens,
-    costUsd: u.cost,
-  };
-}
-
-function runUsage(u: UsageTotals) {
-  return { ...u, reasoningTokens: 0, cost: u.costUsd, costUsd: undefined };
 }

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AgentSessionRepository, EventBusRepository, PermissionRepository, RunRecord, RunRepository } from '@h/db';
+import { AgentSessionRepository, EventBusRepository, PermissionRepository, RunRecord, RunRepository, toEngineUsage } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal } from '@h/identity';
 import { RunDispatcher, titleFromMessage } from '@h/runs';
 import type { PostMessageDto, RunDto, RunListDto } from './session.dto';
-
-const ZERO_USAGE = { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, costUsd: 0 };
 
 @Injectable()
 export class RunService {
@@ -73,24 +71,11 @@ export class RunService {
         id,
         null,
         { status: 'cancelled' },
-        { sessionId: run.sessionId, type: 'run.cancelled', data: { usage: { ...ZERO_USAGE, ...toRunUsage(run) }, by: principal.userId } },
+        { sessionId: run.sessionId, type: 'run.cancelled', data: { usage: toEngineUsage(run.usage), by: principal.userId } },
       );
       await this.bus.publishEvents(events);
       await this.dispatcher.dispatch(access.teamId);
     }
     return this.get(id);
   }
-}
-
-function toRunUsage(run: RunRecord) {
-  const u = run.usage;
-  return {
-    requests: u.requests,
-    promptTokens: u.promptTokens,
-    completionTokens: u.completionTokens,
-    cacheHitTokens: u.cacheHitTokens,
-    cacheMissTokens: u.cacheMissTokens,
-    reasoningTokens: 0,
-    cost: u.costUsd,
-  };
 }

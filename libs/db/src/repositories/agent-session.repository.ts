@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
 import { PermissionMode, Prisma } from '../generated/client';
+import { splitUsage, UsageTotals, usageIncrement, usageSelect } from '../usage';
 
 export type PermissionModeName = `${PermissionMode}`;
 
-export interface UsageTotals {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  cacheHitTokens: number;
-  cacheMissTokens: number;
-  costUsd: number;
-}
+export type { UsageTotals };
 
 export interface AgentSessionRecord {
   id: string;
@@ -40,12 +34,7 @@ const sessionSelect = {
   permissionMode: true,
   lastSeq: true,
   state: true,
-  requests: true,
-  promptTokens: true,
-  completionTokens: true,
-  cacheHitTokens: true,
-  cacheMissTokens: true,
-  costUsd: true,
+  ...usageSelect,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -53,12 +42,8 @@ const sessionSelect = {
 type Row = Prisma.AgentSessionGetPayload<{ select: typeof sessionSelect }>;
 
 function toRecord(r: Row): AgentSessionRecord {
-  const { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd, state, ...rest } = r;
-  return {
-    ...rest,
-    state: (state ?? {}) as Record<string, unknown>,
-    usage: { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd: Number(costUsd) },
-  };
+  const [usage, { state, ...rest }] = splitUsage(r);
+  return { ...rest, state: (state ?? {}) as Record<string, unknown>, usage };
 }
 
 @Injectable()
@@ -110,17 +95,4 @@ export class AgentSessionRepository {
     await this.prisma.agentSession.update({ where: { id }, data: { state: state as Prisma.InputJsonValue } });
   }
 
-  async addUsage(id: string, usage: UsageTotals): Promise<void> {
-    await this.prisma.agentSession.update({
-      where: { id },
-      data: {
-        requests: { increment: usage.requests },
-        promptTokens: { increment: usage.promptTokens },
-        completionTokens: { increment: usage.completionTokens },
-        cacheHitTokens: { increment: usage.cacheHitTokens },
-        cacheMissTokens: { increment: usage.cacheMissTokens },
-        costUsd: { increment: usage.costUsd },
-      },
-    });
-  }
 }

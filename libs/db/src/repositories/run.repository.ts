@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
-import type { UsageTotals } from './agent-session.repository';
+import { splitUsage, UsageTotals, usageIncrement, usageSelect } from '../usage';
 import { EventEnvelope, EventRepository } from './event.repository';
 
 export type RunStatusName = `${RunStatus}`;
@@ -35,12 +35,7 @@ const runSelect = {
   clientMessageId: true,
   attempts: true,
   error: true,
-  requests: true,
-  promptTokens: true,
-  completionTokens: true,
-  cacheHitTokens: true,
-  cacheMissTokens: true,
-  costUsd: true,
+  ...usageSelect,
   cancelRequestedAt: true,
   queuedAt: true,
   startedAt: true,
@@ -51,12 +46,8 @@ const runSelect = {
 type Row = Prisma.RunGetPayload<{ select: typeof runSelect }>;
 
 function toRecord(r: Row): RunRecord {
-  const { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd, error, ...rest } = r;
-  return {
-    ...rest,
-    error: (error as RunRecord['error']) ?? null,
-    usage: { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd: Number(costUsd) },
-  };
+  const [usage, { error, ...rest }] = splitUsage(r);
+  return { ...rest, error: (error as RunRecord['error']) ?? null, usage };
 }
 
 export interface ConcurrencyLimits {
@@ -206,14 +197,7 @@ export class RunRepository {
   /** Adds one segment's usage (a run may pause and resume) to the run and its session. */
   async addUsage(id: string, usage: UsageTotals): Promise<void> {
     if (!usage.requests && !usage.promptTokens && !usage.completionTokens) return;
-    const inc = {
-      requests: { increment: usage.requests },
-      promptTokens: { increment: usage.promptTokens },
-      completionTokens: { increment: usage.completionTokens },
-      cacheHitTokens: { increment: usage.cacheHitTokens },
-      cacheMissTokens: { increment: usage.cacheMissTokens },
-      costUsd: { increment: usage.costUsd },
-    };
+    const inc = usageIncrement(usage);
     await this.prisma.$transaction(async (tx) => {
       const run = await tx.run.update({ where: { id }, data: inc, select: { sessionId: true } });
       await tx.agentSession.update({ where: { id: run.sessionId }, data: inc });
