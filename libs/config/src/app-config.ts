@@ -1,4 +1,4 @@
-import { Env, parseEnv } from './env.schema';
+import { ConfigError, Env, parseEnv } from './env.schema';
 
 // The config service: everything reads settings through this, never process.env directly.
 export class AppConfig {
@@ -18,5 +18,21 @@ export class AppConfig {
 
   get publicUrl(): string {
     return this.env.H_PUBLIC_URL ?? `http://localhost:${this.env.H_PORT}`;
+  }
+}
+
+/**
+ * Reads and validates the environment, or ends the process with a message naming each bad
+ * variable (exit code 78, EX_CONFIG). Every process's main() starts here.
+ */
+export function loadConfigOrExit(): AppConfig {
+  try {
+    return AppConfig.fromProcess();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\nSee .env.example for every variable.\n`);
+      process.exit(78);
+    }
+    throw err;
   }
 }
