@@ -10,7 +10,6 @@ import { TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
 // (`node scripts/build.mjs`; scripts/test.sh does it).
 
 declare global {
-  // eslint-disable-next-line no-var
   var __H_E2E_PROCS__: ChildProcess[] | undefined;
 }
 

@@ -23,7 +23,8 @@ export class HttpClient {
     if (body !== undefined && typeof body !== 'string') h['content-type'] = 'application/json';
     if (typeof body === 'string' && !h['content-type']) h['content-type'] = 'application/json';
     if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (this.sendCsrf && this.cookies.has('h_csrf') && !['GET', 'HEAD'].includes(method)) h['x-csrf-token'] = this.cookies.get('h_csrf')!;
+    const csrf = this.cookies.get('h_csrf');
+    if (this.sendCsrf && csrf && !['GET', 'HEAD'].includes(method)) h['x-csrf-token'] = csrf;
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
     const res = await fetch(this.baseUrl + path, {
       method,

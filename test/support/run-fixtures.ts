@@ -1,4 +1,4 @@
-import { startScriptedModelServer } from '@h/scripted-model';
+import { parseScenario, startScriptedModelServer, type Scenario, type ScenarioTurn } from '@h/scripted-model';
 import { SandboxManager } from '@h/runner';
 import { HttpClient, signedUpClient } from './http-client';
 import { TestStack, waitFor } from './api-harness';
@@ -22,17 +22,20 @@ export async function createRunWorld(stack: TestStack, tag = 'runs'): Promise<Ru
   return { client, userId, teamId: team.body.id, workspaceId: ws.body.id };
 }
 
+async function sandboxOf(stack: TestStack, world: RunWorld) {
+  if (!stack.worker) throw new Error('this test needs startStack({ worker: true })');
+  const { workspace } = await stack.worker.get(SandboxManager).open({ id: world.workspaceId, teamId: world.teamId, networkEnabled: false });
+  return workspace;
+}
+
 /** Writes files into the workspace's sandbox through the worker's own sandbox manager. */
 export async function seedWorkspace(stack: TestStack, world: RunWorld, files: Record<string, string>): Promise<void> {
-  const manager = stack.worker!.get(SandboxManager);
-  const { workspace } = await manager.open({ id: world.workspaceId, teamId: world.teamId, networkEnabled: false });
+  const workspace = await sandboxOf(stack, world);
   for (const [path, content] of Object.entries(files)) await workspace.writeFile(path, content);
 }
 
 export async function readWorkspaceFile(stack: TestStack, world: RunWorld, path: string): Promise<string> {
-  const manager = stack.worker!.get(SandboxManager);
-  const { workspace } = await manager.open({ id: world.workspaceId, teamId: world.teamId, networkEnabled: false });
-  return workspace.readTextFile(path);
+  return (await sandboxOf(stack, world)).readTextFile(path);
 }
 
 export async function waitForRunStatus(client: HttpClient, runId: string, statuses: string[], timeoutMs = 90000): Promise<any> {
@@ -53,4 +56,58 @@ export async function allEvents(client: HttpClient, sessionId: string): Promise<
     out.push(...page.body.items);
     if (!page.body.hasMore) return out;
   }
+}
+
+/** The first event of the session's log that matches, waiting until it is there. */
+export async function waitForEvent(client: HttpClient, sessionId: string, match: (e: any) => boolean, timeoutMs = 30000): Promise<any> {
+  return waitFor(`an event in session ${sessionId}`, async () => (await allEvents(client, sessionId)).find(match), timeoutMs);
+}
+
+/** Waits for the run to park on a permission request and returns that pending request. */
+export async function waitForPendingPermission(client: HttpClient, sessionId: string, runId: string, timeoutMs = 30000): Promise<any> {
+  await waitForRunStatus(client, runId, ['waiting_permission'], timeoutMs);
+  const res = await client.get(`/api/v1/sessions/${sessionId}/permissions?status=pending`);
+  const pending = res.body.items.filter((p: any) => p.runId === runId);
+  if (pending.length !== 1) throw new Error(`expected one pending permission for run ${runId}, got ${JSON.stringify(res.body)}`);
+  return pending[0];
+}
+
+/** Creates a session (default mode: approve) and posts its first message; returns both ids. */
+export async function startRun(
+  world: RunWorld,
+  content: string,
+  session: { permissionMode?: 'approve' | 'bypass' | 'skip'; sessionId?: string } = {},
+): Promise<{ sessionId: string; runId: string; run: any }> {
+  let sessionId = session.sessionId;
+  if (!sessionId) {
+    const created = await world.client.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: session.permissionMode ?? 'approve' });
+    if (created.status !== 201) throw new Error(`create session: ${created.status} ${created.text}`);
+    sessionId = created.body.id as string;
+  }
+  const posted = await world.client.post(`/api/v1/sessions/${sessionId}/messages`, { content });
+  if (posted.status !== 202) throw new Error(`post message: ${posted.status} ${posted.text}`);
+  return { sessionId, runId: posted.body.id, run: posted.body };
+}
+
+/** Runs a shell command in the workspace's sandbox (as the agent's tools would). */
+export async function sandboxExec(stack: TestStack, world: RunWorld, command: string): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const manager = stack.worker!.get(SandboxManager);
+  const { workspace } = await manager.open({ id: world.workspaceId, teamId: world.teamId, networkEnabled: false });
+  return workspace.exec(command, { timeoutMs: 15000 });
+}
+
+/** A scenario for the scripted model, validated like a scenario file. */
+export function scenario(name: string, firstUserMessageContains: string, turns: ScenarioTurn[], fixture?: Record<string, string>): Scenario {
+  return parseScenario({ name, match: { firstUserMessageContains }, turns, ...(fixture ? { fixture } : {}) });
+}
+
+/** The turn that ends a run that used tools: write_summary and task_complete batched. */
+export function finishTurn(expect: ScenarioTurn['expect'] = {}, summary = '### Changes Made\n- none'): ScenarioTurn {
+  return {
+    expect,
+    toolCalls: [
+      { name: 'write_summary', arguments: { summary } },
+      { name: 'task_complete', arguments: {} },
+    ],
+  };
 }

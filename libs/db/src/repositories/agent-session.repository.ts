@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
 import { PermissionMode, Prisma } from '../generated/client';
-import { splitUsage, UsageTotals, usageIncrement, usageSelect } from '../usage';
+import { splitUsage, UsageTotals, usageSelect } from '../usage';
 
 export type PermissionModeName = `${PermissionMode}`;
 
