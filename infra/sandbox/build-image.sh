@@ -24,6 +24,7 @@ base_tag="$name-base:$base_hash"
 if ! docker image inspect "$base_tag" >/dev/null 2>&1; then
   log "base image $base_tag missing; building it offline (several minutes the first time)"
   "$here/build-base.sh" "$base_tag"
+  built_base=1
 fi
 
 # The daemon bundle: one esbuild file plus node-pty (native, N-API, so the module built by the
@@ -56,4 +57,17 @@ if ! docker image inspect "$final_tag" >/dev/null 2>&1; then
     || { cat "$ctx/build.err" >&2; exit 1; }
 fi
 docker tag "$final_tag" "$name:latest" >/dev/null
+
+# A new base makes the old ones (1.4 GB each) garbage: drop images of older bases. Images still used
+# by a container (a stopped workspace) are refused by `docker rmi` and stay until re-created.
+if [ "${built_base:-0}" = 1 ]; then
+  for img in $(docker images --format '{{.Repository}}:{{.Tag}}' "$name"); do
+    [ "$img" = "$final_tag" ] || [ "$img" = "$name:latest" ] && continue
+    b="$(docker image inspect -f '{{index .Config.Labels "h.sandbox.base"}}' "$img" 2>/dev/null || true)"
+    [ "$b" != "$base_tag" ] && docker rmi "$img" >/dev/null 2>&1 || true
+  done
+  for img in $(docker images --format '{{.Repository}}:{{.Tag}}' "$name-base"); do
+    [ "$img" = "$base_tag" ] || docker rmi "$img" >/dev/null 2>&1 || true
+  done
+fi
 echo "$final_tag"

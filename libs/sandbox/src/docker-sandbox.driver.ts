@@ -47,6 +47,8 @@ export const LABEL_MANAGED = 'h.managed';
 export const LABEL_TEAM = 'h.team';
 export const LABEL_WORKSPACE = 'h.workspace';
 export const LABEL_POOL = 'h.pool';
+/** The driver's name prefix: reconcile only ever touches its own namespace. */
+export const LABEL_NAMESPACE = 'h.ns';
 
 interface WarmEntry {
   record: SandboxRecord;
@@ -332,6 +334,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     const [uid, gid] = this.user.split(':');
     const labels: Record<string, string> = {
       [LABEL_MANAGED]: '1',
+      [LABEL_NAMESPACE]: this.prefix,
       ...(record.workspaceId ? { [LABEL_WORKSPACE]: record.workspaceId, [LABEL_TEAM]: record.teamId } : {}),
       ...this.opts.extraLabels,
       ...extra,
@@ -485,7 +488,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   private labelFilters(): string[] {
-    return [`${LABEL_MANAGED}=1`, ...Object.entries(this.opts.extraLabels ?? {}).map(([k, v]) => `${k}=${v}`)];
+    return [`${LABEL_MANAGED}=1`, `${LABEL_NAMESPACE}=${this.prefix}`, ...Object.entries(this.opts.extraLabels ?? {}).map(([k, v]) => `${k}=${v}`)];
   }
 
   private removeVolume(name: string): Promise<void> {

@@ -5,3 +5,5 @@ export * from './docker-sandbox.driver';
 export * from './local-sandbox.driver';
 export * from './sandbox-workspace';
 export * from './sandbox-image';
+export * from './sandbox-record.schema';
+export * from './sandbox-driver.factory';

@@ -12,14 +12,21 @@ export interface SandboxStream {
 
 export const SANDBOXD_ENTRY = '/opt/sandboxd/sandboxd.js';
 
+// The relay run by `docker exec`: socat when the image has it (≈2 MB RSS, starts in a millisecond;
+// `-t` keeps the reply direction open after the host half-closes so in-flight answers arrive),
+// else sandboxd's own Node bridge (≈40 MB, ~80 ms start), which also waits for the socket.
+const BRIDGE_SCRIPT =
+  'if command -v socat >/dev/null 2>&1 && [ -S "$1" ]; then exec socat -t 3600 STDIO "UNIX-CONNECT:$1"; fi; ' +
+  'exec /usr/local/bin/node "$2" --bridge --socket "$1"';
+
 /**
- * Portable transport: `docker exec -i <container> node sandboxd.js --bridge`, one hijacked HTTP
- * stream per client, demultiplexed (non-TTY execs frame stdout/stderr). Works on any Docker host,
- * needs no network and no shared filesystem; costs one exec at connect time only.
+ * Portable transport: `docker exec -i <container>` running a stdio<->socket relay, one hijacked
+ * HTTP stream per client, demultiplexed (non-TTY execs frame stdout/stderr). Works on any Docker
+ * host, needs no network and no shared filesystem; costs one exec at connect time only.
  */
 export async function openDockerExecStream(docker: Docker, containerId: string, user: string): Promise<SandboxStream> {
   const exec = await docker.getContainer(containerId).exec({
-    Cmd: ['/usr/local/bin/node', SANDBOXD_ENTRY, '--bridge', '--socket', DEFAULT_SOCKET_PATH],
+    Cmd: ['/bin/sh', '-c', BRIDGE_SCRIPT, 'bridge', DEFAULT_SOCKET_PATH, SANDBOXD_ENTRY],
     AttachStdin: true,
     AttachStdout: true,
     AttachStderr: true,

@@ -34,7 +34,7 @@ describe('DockerSandboxDriver container', () => {
     expect(hc.NanoCpus).toBe(DEFAULT_SANDBOX_LIMITS.cpus * 1e9);
     expect(hc.PidsLimit).toBe(DEFAULT_SANDBOX_LIMITS.pids);
     expect(info.Config.User).toBe('1000:1000');
-    expect(info.Config.Labels).toMatchObject({ 'h.managed': '1', 'h.workspace': 'main', 'h.team': 'team-test', 'h.test': '1' });
+    expect(info.Config.Labels).toMatchObject({ 'h.managed': '1', 'h.ns': prefix, 'h.workspace': 'main', 'h.team': 'team-test', 'h.test': '1' });
     expect(info.Mounts).toEqual([expect.objectContaining({ Type: 'volume', Name: record.volume, Destination: '/workspace' })]);
     // No Docker socket anywhere inside.
     expect(info.Mounts.some((m) => m.Source.includes('docker.sock'))).toBe(false);

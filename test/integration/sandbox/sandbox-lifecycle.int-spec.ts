@@ -137,19 +137,26 @@ describe('sandbox lifecycle', () => {
     }
   });
 
-  it('should remove orphans by label at startup and keep volumes nobody claimed as data', async () => {
+  it('should remove orphans of its own namespace at startup, keep other namespaces and unclaimed data', async () => {
     const known = await driver.ensure(spec('known'));
     const orphan = await driver.ensure(spec('orphan'));
+    const neighbourPrefix = testPrefix();
+    const neighbour = await makeDriver(neighbourPrefix);
     const restarted = await makeDriver(prefix);
     try {
+      const theirs = await neighbour.ensure(spec('neighbour'));
       const report = await restarted.reconcile([known]);
       expect(report.removedContainers).toContain(orphan.name);
       expect(report.removedContainers).not.toContain(known.name);
+      expect(report.removedContainers).not.toContain(theirs.name);
       expect(report.orphanVolumes).toContain(orphan.volume);
       expect((await restarted.status(orphan)).state).toBe('missing');
       expect((await restarted.status(known)).state).toBe('running');
+      expect((await neighbour.status(theirs)).state).toBe('running');
     } finally {
       await restarted.close();
+      await neighbour.close();
+      await cleanup(neighbourPrefix);
     }
   });
 

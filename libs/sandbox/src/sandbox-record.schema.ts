@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** Validates a SandboxRecord read back from storage (e.g. a JSON column) before it is trusted. */
+export const sandboxRecordSchema = z.object({
+  driver: z.enum(['docker', 'local']),
+  workspaceId: z.string(),
+  teamId: z.string(),
+  name: z.string().min(1),
+  volume: z.string().min(1),
+  containerId: z.string().optional(),
+  image: z.string().optional(),
+  network: z.string(),
+  limits: z
+    .object({
+      cpus: z.number().positive(),
+      memoryBytes: z.number().int().positive(),
+      pids: z.number().int().positive(),
+      tmpBytes: z.number().int().positive(),
+      homeBytes: z.number().int().positive(),
+    })
+    .partial()
+    .optional(),
+  createdAt: z.string(),
+  unsafe: z.boolean().optional(),
+});
