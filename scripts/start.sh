@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets up and starts H on this machine: dependencies, PostgreSQL and Redis, migrations, build, then
-# the api, worker and web processes in the background. Prints the URL to open. Run it again to
-# restart; scripts/stop.sh stops H. Settings come from .env (see .env.example) or the environment.
+# Sets up and starts H on this machine: dependencies, PostgreSQL and Redis, migrations, build, the
+# Docker engine and sandbox image, then the api, worker and web processes in the background. Prints
+# the URL to open. Run it again to restart; scripts/stop.sh stops H. Settings come from .env (see
+# .env.example) or the environment.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
@@ -24,6 +25,11 @@ ensure_redis
 ensure_database "$DATABASE_URL"
 migrate "$DATABASE_URL"
 build_all
+if [ "${SANDBOX_DRIVER:-docker}" = docker ] && [ -z "${SANDBOX_IMAGE:-}" ]; then
+  say "preparing the workspace sandbox image (Docker; the first build takes a few minutes)"
+  SANDBOX_IMAGE="$(bash infra/sandbox/build-image.sh | tail -n 1)"
+  export SANDBOX_IMAGE
+fi
 bash scripts/stop.sh --quiet
 
 mkdir -p var/log var/run
