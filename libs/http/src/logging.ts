@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { DestinationStream, LoggerOptions } from 'pino';
-import type { Params } from 'nestjs-pino';
+import type { INestApplication } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { PARAMS_PROVIDER_TOKEN, Params } from 'nestjs-pino';
+import { Options, pinoHttp } from 'pino-http';
 import { AppConfig } from '@h/config';
 
 // Anything that may hold a credential is censored before a line is written. Paths cover request
@@ -56,7 +59,18 @@ export function httpLoggerParams(config: AppConfig): Params {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
       },
     },
-    // The web proxy's paths are logged by Next itself.
-    exclude: [],
+    // installHttpLogger puts pino-http first; nestjs-pino only binds its req.log to Nest loggers.
+    useExisting: true,
   };
+}
+
+/**
+ * pino-http as the very first middleware. Nest applies module middleware after everything
+ * app.use()d, so requests the body parser refused (invalid JSON, 413, 415) used to leave no log
+ * line and no request id. The web proxy's paths are logged by Next itself.
+ */
+export function installHttpLogger(app: INestApplication): void {
+  const params = app.get<Params>(PARAMS_PROVIDER_TOKEN);
+  const middleware = pinoHttp(params.pinoHttp as Options);
+  app.use((req: Request, res: Response, next: NextFunction) => (req.originalUrl.startsWith('/api') ? middleware(req, res, next) : next()));
 }

@@ -89,8 +89,9 @@ describe('bad input on every route', () => {
     return out;
   }
 
+  /** Documented routes with a body; one missing from the table fails the first test instead. */
   function bodyRoutes() {
-    return documentedRoutes(doc).filter((r) => r.op.requestBody);
+    return documentedRoutes(doc).filter((r) => r.op.requestBody && r.key in ROUTES);
   }
 
   function bodySchema(op: { requestBody?: { content?: Record<string, { schema?: OpenApiSchema }> } }): OpenApiSchema {
@@ -104,7 +105,8 @@ describe('bad input on every route', () => {
     for (const key of Object.keys(ROUTES)) {
       if ((await ROUTES[key].prepare(f, actorFor(key))).body !== undefined) withBody.push(key);
     }
-    expect(bodyRoutes().map((r) => r.key).sort()).toEqual(withBody.sort());
+    const documented = documentedRoutes(doc).filter((r) => r.op.requestBody);
+    expect(documented.map((r) => r.key).sort()).toEqual(withBody.sort());
     expect(withBody.length).toBeGreaterThan(5);
   });
 

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { startStack, TestStack, waitFor } from '../../support/api-harness';
+import { HttpClient, randomEmail, TEST_PASSWORD } from '../../support/http-client';
+import { TEST_LOG_DIR } from '../../support/test-env';
+
+interface LogLine {
+  level: number;
+  msg?: string;
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+}
+
+// Drives every kind of credential H handles through a stack that logs at trace level, then reads
+// every log file the test run produced and looks for the literal values.
+describe('secrets in logs', () => {
+  let stack: TestStack;
+  const secrets = new Map<string, string>();
+  const remember = (what: string, value: string | undefined) => {
+    if (!value) throw new Error(`no value for ${what}`);
+    secrets.set(what, value);
+    return value;
+  };
+
+  beforeAll(async () => {
+    stack = await startStack({ worker: true, env: { LOG_LEVEL: 'trace' } });
+    const url = stack.url;
+    const password = remember('password', `pw-${randomUUID()}`);
+    const email = randomEmail('logscan');
+
+    const browser = new HttpClient(url);
+    expect((await browser.post('/api/v1/auth/signup', { email, password, name: 'Log Scan' })).status).toBe(201);
+    remember('session cookie (sign-up)', browser.cookies.get('h_session'));
+    remember('csrf token (sign-up)', browser.cookies.get('h_csrf'));
+
+    const wrong = remember('wrong password', `wrong-${randomUUID()}`);
+    expect((await new HttpClient(url).post('/api/v1/auth/login', { email, password: wrong })).status).toBe(401);
+    const second = new HttpClient(url);
+    expect((await second.post('/api/v1/auth/login', { email, password })).status).toBe(200);
+    remember('session cookie (login)', second.cookies.get('h_session'));
+    remember('csrf token (login)', second.cookies.get('h_csrf'));
+
+    const team = await browser.post('/api/v1/teams', { name: 'Log scan team' });
+    const teamId = team.body.id as string;
+    const created = await browser.post(`/api/v1/teams/${teamId}/tokens`, { name: 'log-scan', scopes: ['read', 'write', 'admin'] });
+    expect(created.status).toBe(201);
+    const token = remember('api token', created.body.secret);
+    remember('api token secret part', token.split('_').pop());
+
+    const bot = new HttpClient(url);
+    bot.bearer = token;
+    const ws = await bot.post(`/api/v1/teams/${teamId}/workspaces`, { name: 'log-scan-ws' });
+    expect(ws.status).toBe(201);
+    await waitFor('the worker to set the workspace up', async () => (await bot.get(`/api/v1/workspaces/${ws.body.id}`)).body.status === 'ready');
+
+    const key = remember('provider key', `sk-${randomUUID().replace(/-/g, '')}`);
+    expect((await bot.put(`/api/v1/teams/${teamId}/providers/deepseek`, { apiKey: key })).status).toBe(200);
+    expect((await browser.put(`/api/v1/teams/${teamId}/providers/deepseek`, { apiKey: key })).status).toBe(200);
+
+    // Failing requests that carry secrets: validation errors, malformed JSON, a bad bearer token,
+    // a CSRF mismatch and a body over the limit must not echo them into the logs either.
+    const leaky = remember('secret in failing bodies', `leak-${randomUUID()}`);
+    const anon = new HttpClient(url);
+    const forger = new HttpClient(url);
+    for (const [k, v] of browser.cookies) forger.cookies.set(k, v);
+    forger.sendCsrf = false;
+    const failures = [
+      await anon.post('/api/v1/auth/signup', { email: 'not-an-email', password: leaky, name: 'x' }),
+      await anon.request('POST', '/api/v1/auth/login', `{"email":"${email}","password":"${leaky}"`),
+      await anon.request('POST', '/api/v1/auth/login', `{"email":"${email}","password":"${leaky}", }`),
+      await browser.put(`/api/v1/teams/${teamId}/providers/deepseek`, { apiKey: `${leaky} with spaces` }),
+      await browser.put(`/api/v1/teams/${teamId}/providers/deepseek`, { apiKey: key, [leaky]: key }),
+      await forger.request('POST', `/api/v1/teams/${teamId}/workspaces`, { name: 'x' }, { 'x-csrf-token': leaky }),
+      await new HttpClient(url).request('GET', '/api/v1/me', undefined, { authorization: `Bearer h_${leaky}` }),
+      await anon.post('/api/v1/auth/login', { email, password: `${leaky}${'x'.repeat(2 * 1024 * 1024)}` }),
+    ];
+    for (const res of failures) expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(failures.map((r) => r.status).filter((s) => s >= 500)).toEqual([]);
+
+    expect((await browser.post('/api/v1/auth/logout')).status).toBe(204);
+    secrets.set('the shared test password', TEST_PASSWORD);
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  function logFiles(): string[] {
+    return readdirSync(TEST_LOG_DIR)
+      .map((name) => join(TEST_LOG_DIR, name))
+      .filter((p) => statSync(p).isFile());
+  }
+
+  it('should log the requests it served, so the scan reads real request lines', () => {
+    const lines = readFileSync(stack.logFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as LogLine);
+    const requests = lines.filter((l) => l.req?.url && l.res?.statusCode);
+    const urls = requests.map((l) => `${l.req?.method} ${l.req?.url} ${l.res?.statusCode}`);
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/auth/signup 201',
+        'POST /api/v1/auth/login 401',
+        'POST /api/v1/auth/login 200',
+        'POST /api/v1/auth/login 400',
+        'POST /api/v1/auth/login 413',
+        'POST /api/v1/auth/logout 204',
+        expect.stringMatching(/^PUT \/api\/v1\/teams\/[\w-]+\/providers\/deepseek 200$/),
+        expect.stringMatching(/^POST \/api\/v1\/teams\/[\w-]+\/tokens 201$/),
+      ]),
+    );
+    // The worker's job lines land in the same file.
+    expect(lines.some((l) => l.msg === 'job done')).toBe(true);
+  });
+
+  it('should find no password, token, cookie, CSRF value or provider key in any log file of the run', () => {
+    const files = logFiles();
+    expect(files).toContain(stack.logFile);
+    const found: string[] = [];
+    let bytes = 0;
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      bytes += text.length;
+      for (const [what, value] of secrets) if (text.includes(value)) found.push(`${what} in ${file}`);
+    }
+    expect(bytes).toBeGreaterThan(10_000);
+    expect(found).toEqual([]);
+  });
+});
