@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { DirEntry, FileStat, FileType } from '@h/contracts';
 import type {
@@ -16,6 +16,8 @@ import type { PathResolver } from './path-resolver';
 
 const DEFAULT_MAX_READ_BYTES = 50 * 1024 * 1024;
 const DEFAULT_MAX_LIST_ENTRIES = 10_000;
+/** Directories recursive walks (list, find) never enter. */
+export const SKIP_DIRS = new Set(['.git', 'node_modules']);
 
 export function fileType(st: Stats): FileType {
   if (st.isSymbolicLink()) return 'symlink';
@@ -79,9 +81,10 @@ export class FsService {
   }
 
   async stat(p: { path: string }): Promise<FileStat | null> {
-    const { abs, rel } = await this.paths.resolve(p.path);
+    await this.paths.resolve(p.path); // refuses links that lead out
+    const { abs, rel } = await this.paths.resolve(p.path, { noFollowLast: true });
     try {
-      const st = await stat(abs);
+      const st = await lstat(abs);
       return { path: rel, type: fileType(st), size: st.size, mtimeMs: Math.round(st.mtimeMs) };
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -94,32 +97,44 @@ export class FsService {
     const { abs } = await this.paths.resolve(p.path || '.');
     const max = Math.max(1, p.maxEntries ?? DEFAULT_MAX_LIST_ENTRIES);
     const entries: DirEntry[] = [];
-    // Breadth-first so a truncated recursive listing shows the top of the tree first.
-    const queue = [abs];
     try {
       const st = await stat(abs);
       if (!st.isDirectory()) fail('NOT_DIRECTORY', `${p.path}: not a directory`);
-      while (queue.length) {
-        const dir = queue.shift() as string;
-        const names = (await readdir(dir)).sort();
-        for (const name of names) {
-          const full = path.join(dir, name);
-          let st: Stats;
-          try {
-            st = await lstat(full);
-          } catch {
-            continue; // vanished meanwhile
-          }
-          if (entries.length >= max) return { entries, truncated: true };
-          entries.push({ path: this.paths.toRel(full), name, type: fileType(st), size: st.size });
-          // Symlinked directories are not descended: they may point anywhere.
-          if (p.recursive && st.isDirectory() && name !== '.git') queue.push(full);
-        }
-      }
+      // Depth-first and sorted, like LocalWorkspace, so tools print the same listing either way.
+      const truncated = await this.walk(abs, !!p.recursive, (e) => {
+        if (entries.length >= max) return false;
+        entries.push(e);
+        return true;
+      });
+      return { entries, truncated };
     } catch (e) {
       return mapFsError(e, p.path);
     }
-    return { entries, truncated: false };
+  }
+
+  /**
+   * Visits entries depth-first in name order; never follows symlinks or enters SKIP_DIRS. Returns
+   * true when `visit` stopped the walk (the caller's cap was reached).
+   */
+  async walk(dir: string, recursive: boolean, visit: (e: DirEntry) => boolean): Promise<boolean> {
+    let names: string[];
+    try {
+      names = (await readdir(dir)).sort();
+    } catch {
+      return false; // vanished or unreadable below the start
+    }
+    for (const name of names) {
+      const full = path.join(dir, name);
+      let st: Stats;
+      try {
+        st = await lstat(full);
+      } catch {
+        continue;
+      }
+      if (!visit({ path: this.paths.toRel(full), name, type: fileType(st), size: st.size })) return true;
+      if (recursive && st.isDirectory() && !SKIP_DIRS.has(name) && (await this.walk(full, true, visit))) return true;
+    }
+    return false;
   }
 
   async mkdir(p: { path: string }): Promise<null> {
@@ -138,6 +153,8 @@ export class FsService {
     if (from.abs === this.paths.root) fail('INVALID_ARGUMENT', 'cannot rename the workspace root');
     try {
       await lstat(from.abs);
+      const existing = await lstat(to.abs).catch(() => null);
+      if (existing) fail('ALREADY_EXISTS', `${p.to}: already exists`);
       await mkdir(path.dirname(to.abs), { recursive: true });
       await rename(from.abs, to.abs);
       return null;
@@ -153,7 +170,7 @@ export class FsService {
       const st = await lstat(abs);
       if (!st.isDirectory()) await unlink(abs);
       else if (p.recursive) await rm(abs, { recursive: true, force: false });
-      else await rmdir(abs);
+      else fail('IS_DIRECTORY', `${p.path}: is a directory (remove it recursively)`);
       return null;
     } catch (e) {
       return mapFsError(e, p.path);

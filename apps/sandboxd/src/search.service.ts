@@ -1,66 +1,50 @@
 import { spawn } from 'node:child_process';
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import * as path from 'node:path';
+import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { GrepMatch } from '@h/contracts';
 import type { FsFindParams, FsFindResult, FsGrepParams, FsGrepResult } from '@h/sandbox-protocol';
 import { fail, mapFsError } from './errors';
 import { globToRegExp, hasGlobChars } from './glob';
+import type { FsService } from './fs.service';
 import type { PathResolver } from './path-resolver';
 
-const DEFAULT_MAX_RESULTS = 1000;
-/** Directories a name search does not enter unless the pattern names them. */
-const SKIP_DIRS = new Set(['.git', 'node_modules']);
+const DEFAULT_MAX_RESULTS = 500;
 
 export class SearchService {
   private rgAvailable: boolean | null = null;
 
   constructor(
     private readonly paths: PathResolver,
+    private readonly fs: FsService,
     private readonly rgPath = process.env.SANDBOXD_RG ?? 'rg',
   ) {}
 
-  /** Files whose name (or, for globs with '/', relative path) matches `pattern`. */
+  /**
+   * Entries (files and directories, like LocalWorkspace) whose name, or for patterns with '/' the
+   * relative path, matches a glob or contains the substring (case-insensitive). Depth-first, sorted.
+   */
   async find(p: FsFindParams): Promise<FsFindResult> {
     if (!p.pattern) fail('INVALID_ARGUMENT', 'pattern must not be empty');
     const start = await this.paths.resolve(p.path || '.');
     const max = Math.max(1, p.maxResults ?? DEFAULT_MAX_RESULTS);
     const byPath = p.pattern.includes('/');
-    const matcher = hasGlobChars(p.pattern)
-      ? ((re: RegExp) => (s: string) => re.test(s))(globToRegExp(p.pattern))
-      : ((needle: string) => (s: string) => s.toLowerCase().includes(needle))(p.pattern.toLowerCase());
-    const entersSkipped = [...SKIP_DIRS].some((d) => p.pattern.includes(d));
+    const needle = p.pattern.toLowerCase();
+    const re = hasGlobChars(p.pattern) ? globToRegExp(p.pattern) : null;
+    const matches = (s: string) => (re ? re.test(s) : s.toLowerCase().includes(needle));
     const out: string[] = [];
-    const queue = [start.abs];
     try {
-      while (queue.length) {
-        const dir = queue.shift() as string;
-        let ents: Dirent[];
-        try {
-          ents = await readdir(dir, { withFileTypes: true });
-        } catch (e) {
-          if (dir === start.abs) throw e;
-          continue;
-        }
-        ents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        for (const ent of ents) {
-          const full = path.join(dir, ent.name);
-          const rel = this.paths.toRel(full);
-          if (ent.isDirectory()) {
-            if (!SKIP_DIRS.has(ent.name) || entersSkipped) queue.push(full);
-            continue;
-          }
-          if (matcher(byPath ? rel : ent.name)) {
-            if (out.length >= max) return { paths: out, truncated: true };
-            out.push(rel);
-          }
-        }
-      }
+      const st = await stat(start.abs);
+      if (!st.isDirectory()) fail('NOT_DIRECTORY', `${p.path}: not a directory`);
     } catch (e) {
       return mapFsError(e, p.path ?? '.');
     }
-    return { paths: out, truncated: false };
+    const truncated = await this.fs.walk(start.abs, true, (e) => {
+      if (!matches(byPath ? e.path : e.name)) return true;
+      if (out.length >= max) return false;
+      out.push(e.path);
+      return true;
+    });
+    return { paths: out, truncated };
   }
 
   async grep(p: FsGrepParams): Promise<FsGrepResult> {
@@ -74,7 +58,7 @@ export class SearchService {
 
   private ripgrep(p: FsGrepParams, rel: string, max: number): Promise<FsGrepResult> {
     // --json: paths may contain ':' so the plain output format is ambiguous.
-    const args = ['--json', '--hidden', '-g', '!.git', '--max-columns', '2000', '--max-columns-preview'];
+    const args = ['--json', '--hidden', '-g', '!.git', '-g', '!node_modules', '--max-columns', '2000', '--max-columns-preview'];
     if (p.ignoreCase) args.push('-i');
     if (p.fixedString) args.push('-F');
     if (p.glob) args.push('-g', p.glob);

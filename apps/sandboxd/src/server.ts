@@ -32,7 +32,7 @@ export class SandboxServer {
   constructor(private readonly opts: ServerOptions) {
     this.paths = new PathResolver(opts.root);
     this.fs = new FsService(this.paths);
-    this.search = new SearchService(this.paths);
+    this.search = new SearchService(this.paths, this.fs);
     this.exec = new ExecService(this.paths);
     this.pty = new PtyService(this.paths);
     this.watch = new WatchService(this.paths);

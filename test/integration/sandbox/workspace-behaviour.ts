@@ -35,6 +35,8 @@ export function describeWorkspaceBehaviour(name: string, get: () => Workspace): 
       expect(await ws.stat('stat/f.txt')).toMatchObject({ path: 'stat/f.txt', type: 'file', size: 5 });
       expect(await ws.stat('stat')).toMatchObject({ path: 'stat', type: 'directory' });
       expect(await ws.stat('stat/missing.txt')).toBeNull();
+      await ws.exec('ln -s f.txt stat/link.txt');
+      expect(await ws.stat('stat/link.txt')).toMatchObject({ path: 'stat/link.txt', type: 'symlink' });
     });
 
     it('should list a directory flat or recursively and report truncation', async () => {
@@ -60,7 +62,10 @@ export function describeWorkspaceBehaviour(name: string, get: () => Workspace): 
       await ws.rename('mv/one.txt', 'mv/dir/two.txt');
       expect(await ws.stat('mv/one.txt')).toBeNull();
       expect(await ws.readTextFile('mv/dir/two.txt')).toBe('1');
-      expect(await codeOf(ws.remove('mv/dir'))).not.toBe('no error');
+      expect(await codeOf(ws.remove('mv/dir'))).toBe('IS_DIRECTORY');
+      await ws.writeFile('mv/three.txt', '3');
+      expect(await codeOf(ws.rename('mv/three.txt', 'mv/dir/two.txt'))).toBe('ALREADY_EXISTS');
+      expect(await codeOf(ws.remove('mv/missing.txt'))).toBe('NOT_FOUND');
       await ws.remove('mv/dir/two.txt');
       await ws.remove('mv', { recursive: true });
       expect(await ws.stat('mv')).toBeNull();
@@ -72,7 +77,8 @@ export function describeWorkspaceBehaviour(name: string, get: () => Workspace): 
       await ws.writeFile('find/lib/util.ts', '');
       await ws.writeFile('find/readme.md', '');
       expect((await ws.findFiles('*.ts', { path: 'find' })).sort()).toEqual(['find/app.service.ts', 'find/lib/util.ts']);
-      expect(await ws.findFiles('service', { path: 'find' })).toEqual(['find/app.service.ts']);
+      expect(await ws.findFiles('SERVICE', { path: 'find' })).toEqual(['find/app.service.ts']);
+      expect(await ws.findFiles('find/lib/*.ts')).toEqual(['find/lib/util.ts']);
     });
 
     it('should grep with line and column, case folding, literal patterns, globs and a result cap', async () => {
