@@ -24,7 +24,7 @@ describe('secrets in logs', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack({ worker: true, env: { LOG_LEVEL: 'trace' } });
+    stack = await startStack({ worker: true, env: { LOG_LEVEL: 'trace', BODY_LIMIT: '64kb' } });
     const url = stack.url;
     const password = remember('password', `pw-${randomUUID()}`);
     const email = randomEmail('logscan');
@@ -73,7 +73,7 @@ describe('secrets in logs', () => {
       await browser.put(`/api/v1/teams/${teamId}/providers/deepseek`, { apiKey: key, [leaky]: key }),
       await forger.request('POST', `/api/v1/teams/${teamId}/workspaces`, { name: 'x' }, { 'x-csrf-token': leaky }),
       await new HttpClient(url).request('GET', '/api/v1/me', undefined, { authorization: `Bearer h_${leaky}` }),
-      await anon.post('/api/v1/auth/login', { email, password: `${leaky}${'x'.repeat(2 * 1024 * 1024)}` }),
+      await anon.post('/api/v1/auth/login', { email, password: `${leaky}${'x'.repeat(128 * 1024)}` }),
     ];
     for (const res of failures) expect(res.status).toBeGreaterThanOrEqual(400);
     expect(failures.map((r) => r.status).filter((s) => s >= 500)).toEqual([]);
