@@ -89,6 +89,11 @@ export class RpcPeer {
     return this.closedWith !== null;
   }
 
+  /** Outgoing requests still waiting for their response. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
   onRequest(method: string, handler: RequestHandler): void {
     this.requestHandlers.set(method, handler);
   }

@@ -432,6 +432,10 @@ export class DockerSandboxDriver implements SandboxDriver {
     const now = Date.now();
     for (const [name, last] of this.lastActivity) {
       if (now - last < idleMs) continue;
+      if (this.clients.get(name)?.busy) {
+        this.touch(name);
+        continue;
+      }
       this.lastActivity.delete(name);
       this.dropClient(name);
       await this.docker.getContainer(name).stop({ t: 2 }).catch(() => undefined);

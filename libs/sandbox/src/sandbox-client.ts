@@ -106,6 +106,11 @@ export class SandboxClient extends EventEmitter<{ close: [Error | undefined]; 'f
     return this.peer.closed;
   }
 
+  /** A request is in flight (a long build counts as use, however long it runs). */
+  get busy(): boolean {
+    return this.peer.pendingCount > 0;
+  }
+
   /** Typed call; errors arrive as RpcError with `data.code`. */
   call<M extends SandboxMethod>(method: M, params: SandboxMethods[M][0], signal?: AbortSignal): Promise<SandboxMethods[M][1]> {
     if (method !== 'health') this.emit('activity');

@@ -105,6 +105,8 @@ describe('sandbox lifecycle', () => {
       const record = await idleDriver.ensure(spec('idle'));
       const ws = new SandboxWorkspace(() => idleDriver.connect(record));
       await ws.writeFile('note.txt', 'still here');
+      // A command running longer than the idle timeout is use, not idleness.
+      expect(await ws.exec('sleep 3.5; echo finished')).toMatchObject({ exitCode: 0, stdout: 'finished\n' });
       await waitFor(async () => (await idleDriver.status(record)).state === 'stopped', 20_000, 'the idle stop');
       expect(await ws.readTextFile('note.txt')).toBe('still here');
       expect((await idleDriver.status(record)).state).toBe('running');
