@@ -12,6 +12,7 @@ import {
   type SandboxSpec,
   type SandboxStatus,
 } from './sandbox-driver';
+import { containerCreateOptions } from './container-spec';
 import { ignoreStatus, removeVolume, withTimeout } from './docker-utils';
 import { openDockerExecStream, openUnixSocketStream, type SandboxStream } from './transports';
 
@@ -98,7 +99,17 @@ export class DockerSandboxDriver implements SandboxDriver {
 
   ensure(spec: SandboxSpec, record?: SandboxRecord | null): Promise<SandboxRecord> {
     return this.serialized(spec.workspaceId, async () => {
-      if (record) return this.startLocked(record);
+      if (record) {
+        const network = spec.network ?? record.network;
+        const limits = spec.limits ?? record.limits;
+        if (network !== record.network || JSON.stringify(limits ?? {}) !== JSON.stringify(record.limits ?? {})) {
+          // Network mode and limits are fixed at create: re-create the container on the same volume.
+          this.dropClient(record.name);
+          await this.docker.getContainer(record.name).remove({ force: true }).catch(ignoreStatus(404));
+          return this.startLocked({ ...record, network, limits });
+        }
+        return this.startLocked(record);
+      }
       // A container from an earlier attempt whose record was never saved: adopt it.
       const existing = await this.inspect(this.containerName(spec.workspaceId));
       if (existing) return this.startLocked(this.recordFromContainer(spec, existing));
@@ -285,6 +296,8 @@ export class DockerSandboxDriver implements SandboxDriver {
         report.removedVolumes.push(v.Name);
       }
     }
+    // Reconcile is the startup call: once leftovers are sorted out, warm the pool up.
+    void this.fillPool();
     return report;
   }
 
@@ -330,8 +343,6 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   private async create(record: SandboxRecord, extra: Record<string, string>): Promise<void> {
-    const limits = { ...this.limits, ...record.limits };
-    const [uid, gid] = this.user.split(':');
     const labels: Record<string, string> = {
       [LABEL_MANAGED]: '1',
       [LABEL_NAMESPACE]: this.prefix,
@@ -339,49 +350,25 @@ export class DockerSandboxDriver implements SandboxDriver {
       ...this.opts.extraLabels,
       ...extra,
     };
-    await this.docker
-      .createVolume({ Name: record.volume, Labels: labels })
-      .catch(ignoreStatus(409));
-    const binds: string[] = [];
-    const tmpfs: Record<string, string> = {
-      '/tmp': `rw,nosuid,nodev,size=${limits.tmpBytes},mode=1777`,
-      '/home/h': `rw,nosuid,nodev,size=${limits.homeBytes},uid=${uid},gid=${gid},mode=0755`,
-    };
+    await this.docker.createVolume({ Name: record.volume, Labels: labels }).catch(ignoreStatus(409));
+    let socketDir: string | undefined;
     if (this.opts.hostSocketDir) {
-      const dir = this.socketDir(record.name);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      chownSync(dir, Number(uid), Number(gid));
-      binds.push(`${dir}:/run/sandboxd`);
-    } else {
-      tmpfs['/run/sandboxd'] = `rw,nosuid,nodev,noexec,size=1m,uid=${uid},gid=${gid},mode=0700`;
+      const [uid, gid] = this.user.split(':').map(Number);
+      socketDir = this.socketDir(record.name);
+      mkdirSync(socketDir, { recursive: true, mode: 0o700 });
+      chownSync(socketDir, uid, gid);
     }
-    await this.docker
-      .createContainer({
-        name: record.name,
-        Image: this.opts.image,
-        User: this.user,
-        WorkingDir: '/workspace',
-        Env: ['HOME=/home/h', 'SANDBOXD_ROOT=/workspace'],
-        Labels: labels,
-        HostConfig: {
-          Mounts: [{ Type: 'volume', Source: record.volume, Target: '/workspace' }],
-          Binds: binds,
-          Tmpfs: tmpfs,
-          NetworkMode: record.network,
-          ReadonlyRootfs: true,
-          CapDrop: ['ALL'],
-          SecurityOpt: ['no-new-privileges'],
-          NanoCpus: Math.round(limits.cpus * 1e9),
-          Memory: limits.memoryBytes,
-          MemorySwap: limits.memoryBytes,
-          PidsLimit: limits.pids,
-          // If sandboxd dies (killed, OOM), tini exits and Docker brings the sandbox back.
-          RestartPolicy: { Name: 'on-failure', MaximumRetryCount: 5 },
-          LogConfig: { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } },
-        },
-      })
-      .catch(ignoreStatus(409));
+    const createOptions = containerCreateOptions({
+      record,
+      image: this.opts.image,
+      user: this.user,
+      limits: { ...this.limits, ...record.limits },
+      labels,
+      hostSocketDir: socketDir,
+    });
+    await this.docker.createContainer(createOptions).catch(ignoreStatus(409));
   }
+
 
   private socketDir(name: string): string {
     return path.join(this.opts.hostSocketDir as string, name);

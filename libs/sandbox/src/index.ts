@@ -7,3 +7,4 @@ export * from './sandbox-workspace';
 export * from './sandbox-image';
 export * from './sandbox-record.schema';
 export * from './sandbox-driver.factory';
+export * from './container-spec';

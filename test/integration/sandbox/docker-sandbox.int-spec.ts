@@ -82,10 +82,15 @@ describe('DockerSandboxDriver container', () => {
     }
   });
 
-  it('should give a workspace another network mode when asked', async () => {
+  it('should give a workspace another network mode when asked, keeping its files across the change', async () => {
     const other = await driver.ensure(spec('netted', { network: 'bridge' }));
     expect((await inspect(other)).HostConfig.NetworkMode).toBe('bridge');
-    await driver.remove(other);
+    await (await driver.connect(other)).call('fs.write', { path: 'kept.txt', content: 'kept' });
+    const offline = await driver.ensure(spec('netted', { network: 'none' }), other);
+    expect(offline).toMatchObject({ network: 'none', volume: other.volume });
+    expect((await inspect(offline)).HostConfig.NetworkMode).toBe('none');
+    expect((await (await driver.connect(offline)).call('fs.read', { path: 'kept.txt' })).content).toBe('kept');
+    await driver.remove(offline);
   });
 });
 
