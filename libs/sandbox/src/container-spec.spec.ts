@@ -1,0 +1,40 @@
+import { containerCreateOptions } from './container-spec';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxRecord } from './sandbox-driver';
+
+const record: SandboxRecord = {
+  driver: 'docker',
+  workspaceId: 'w1',
+  teamId: 't1',
+  name: 'h-ws-w1',
+  volume: 'h-vol-w1',
+  network: 'none',
+  createdAt: '2026-11-29T00:00:00Z',
+};
+
+describe(containerCreateOptions.name, () => {
+  const base = { record, image: 'h-sandbox:x', user: '1000:1000', limits: DEFAULT_SANDBOX_LIMITS, labels: { 'h.managed': '1' } };
+
+  it('should lock the container down and mount only the workspace volume', () => {
+    const o = containerCreateOptions(base);
+    expect(o.User).toBe('1000:1000');
+    expect(o.HostConfig).toMatchObject({
+      NetworkMode: 'none',
+      ReadonlyRootfs: true,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      Memory: DEFAULT_SANDBOX_LIMITS.memoryBytes,
+      MemorySwap: DEFAULT_SANDBOX_LIMITS.memoryBytes,
+      PidsLimit: DEFAULT_SANDBOX_LIMITS.pids,
+      Binds: [],
+      Mounts: [{ Type: 'volume', Source: 'h-vol-w1', Target: '/workspace' }],
+    });
+    expect(Object.keys(o.HostConfig?.Tmpfs ?? {}).sort()).toEqual(['/home/h', '/run/sandboxd', '/tmp']);
+    expect(JSON.stringify(o)).not.toContain('docker.sock');
+  });
+
+  it('should bind the socket dir only when direct connections are configured', () => {
+    const o = containerCreateOptions({ ...base, hostSocketDir: '/var/lib/h/sock/h-ws-w1' });
+    expect(o.HostConfig?.Binds).toEqual(['/var/lib/h/sock/h-ws-w1:/run/sandboxd']);
+    expect(o.HostConfig?.Tmpfs).not.toHaveProperty('/run/sandboxd');
+  });
+});
