@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@h/http';
 import { Access, AccessGrant, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
@@ -24,6 +24,7 @@ export class PermissionController {
   }
 
   @Post('permissions/:id')
+  @HttpCode(200)
   @Access('permission', 'id', 'member')
   @ApiOkResponse({ type: PermissionDto, description: 'Recorded; the run resumes' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'ALREADY_DECIDED' })

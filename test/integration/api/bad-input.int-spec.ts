@@ -217,13 +217,27 @@ describe('bad input on every route', () => {
   });
 
   it('should answer 400 when a query parameter is out of range, of the wrong type, or unknown', async () => {
-    const path = `/api/v1/teams/${f.teamId}/audit`;
+    const sessionId = (await f.owner.client.post(`/api/v1/workspaces/${f.workspaceId}/sessions`, {})).body.id as string;
+    const cases: [string, string[], string][] = [
+      [
+        `/api/v1/teams/${f.teamId}/audit`,
+        ['limit=0', 'limit=-1', 'limit=201', 'limit=abc', 'limit=1.5', 'before=abc', 'before=-5', 'before=1234567890123456789012', 'unknown=1'],
+        'limit=200&before=1',
+      ],
+      [`/api/v1/sessions/${sessionId}/events`, ['after=-1', 'after=x', 'limit=0', 'limit=1001', 'limit=2.5', 'unknown=1'], 'after=0&limit=1000'],
+      [`/api/v1/sessions/${sessionId}/events/stream`, ['after=-1', 'after=abc', 'unknown=1'], ''],
+      [`/api/v1/teams/${f.teamId}/usage`, ['month=2026-13', 'month=2026-1', 'month=november', 'unknown=1'], 'month=2026-01'],
+    ];
     const found: string[] = [];
-    for (const query of ['limit=0', 'limit=-1', 'limit=201', 'limit=abc', 'limit=1.5', 'before=abc', 'before=-5', 'before=1234567890123456789012', 'unknown=1']) {
-      found.push(...problems(`GET ${path}`, query, await f.owner.client.get(`${path}?${query}`), 400, 'VALIDATION_FAILED'));
+    for (const [path, bad, good] of cases) {
+      for (const query of bad) {
+        found.push(...problems(`GET ${path}`, query, await f.owner.client.get(`${path}?${query}`), 400, 'VALIDATION_FAILED'));
+      }
+      if (!path.endsWith('/stream')) expect((await f.owner.client.get(`${path}?${good}`)).status).toBe(200);
     }
+    const badResume = await f.owner.client.request('GET', `/api/v1/sessions/${sessionId}/events/stream`, undefined, { 'last-event-id': 'abc' });
+    found.push(...problems('GET stream', 'Last-Event-ID=abc', badResume, 400));
     expect(found).toEqual([]);
-    expect((await f.owner.client.get(`${path}?limit=200&before=1`)).status).toBe(200);
   });
 
   it('should answer 404 JSON for unknown routes and methods', async () => {

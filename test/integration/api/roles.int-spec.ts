@@ -1,7 +1,7 @@
 import { startStack, TestStack } from '../../support/api-harness';
 import { HttpClient, HttpResponse } from '../../support/http-client';
 import { documentedRoutes, fetchDocument, fillPath, RouteSpec, ROUTES } from './route-table';
-import { errorCode, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture, teamWithRoles } from './team-fixture';
+import { errorCode, openStream, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture, teamWithRoles } from './team-fixture';
 
 const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
@@ -26,15 +26,22 @@ describe('access control on every route', () => {
     const req = await spec.prepare(f, actor);
     const client = req.client ?? actor?.client ?? new HttpClient(stack.url);
     const path = fillPath(template, req.params) + (req.query ?? '');
-    const res = await client.request(method, path, req.body);
+    const res = spec.stream ? await openStream(client, path) : await client.request(method, path, req.body);
     seen.push({ key, who, status: res.status, text: res.text.slice(0, 200) });
     return res;
   }
 
   it('should have a table entry for every documented route, and no entry for a route that does not exist', async () => {
-    const documented = documentedRoutes(await fetchDocument(stack.url)).map((r) => r.key);
+    const routes = documentedRoutes(await fetchDocument(stack.url));
+    const documented = routes.map((r) => r.key);
     expect(documented.filter((k) => !(k in ROUTES))).toEqual([]);
     expect(Object.keys(ROUTES).filter((k) => !documented.includes(k))).toEqual([]);
+    // The status each entry expects is the one the docs promise, so a success below proves both.
+    const mismatched = routes
+      .filter((r) => r.key in ROUTES)
+      .map((r) => ({ route: r.key, documented: Number(Object.keys(r.op.responses ?? {}).filter((c) => /^2/.test(c)).sort()[0]) }))
+      .filter((r) => r.documented !== ROUTES[r.route].success);
+    expect(mismatched).toEqual([]);
   });
 
   it('should require at least the member role for every write to team data', () => {

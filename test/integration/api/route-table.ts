@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HttpClient, randomEmail, signedUpClient, TEST_PASSWORD } from '../../support/http-client';
-import { addPerson, createToken, createWorkspace, loggedInClient, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture } from './team-fixture';
+import { addPerson, createToken, createWorkspace, loggedInClient, Person, Role, ROLES_LOW_TO_HIGH, sql, TeamFixture } from './team-fixture';
 
 // Every route the api serves, with who may call it and how to build a valid request. roles,
 // bad-input and openapi specs compare this table with /api/docs-json in both directions, so a new
@@ -27,6 +27,8 @@ export interface RouteSpec {
   access: RouteAccess;
   /** Status of a successful call. */
   success: number;
+  /** An endless text/event-stream: read the status and headers, then hang up. */
+  stream?: true;
   /**
    * Builds one valid request made by `actor` (null: anonymous). Routes that destroy or change
    * something get a fresh target on every call, so the order of requests never matters.
@@ -36,6 +38,45 @@ export interface RouteSpec {
 
 const team = (f: TeamFixture) => ({ teamId: f.teamId });
 const PROVIDER_KEY = () => `sk-route-table-${randomUUID()}`;
+
+async function expectCreated(res: { status: number; text: string; body: { id: string } }, status: number, what: string): Promise<string> {
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+/** A new agent session in the fixture's workspace, made by the owner. */
+export async function newSession(f: TeamFixture): Promise<string> {
+  const res = await f.owner.client.post(`/api/v1/workspaces/${f.workspaceId}/sessions`, { title: 'route table' });
+  return expectCreated(res, 201, 'create session');
+}
+
+/** A queued run (no worker takes it) in a new session. */
+export async function newRun(f: TeamFixture): Promise<{ sessionId: string; runId: string }> {
+  const sessionId = await newSession(f);
+  const res = await f.owner.client.post(`/api/v1/sessions/${sessionId}/messages`, { content: 'hello from the route table' });
+  return { sessionId, runId: await expectCreated(res, 202, 'post message') };
+}
+
+/**
+ * A pending permission request. Only a worker's agent asks for one, and these stacks run no
+ * agent, so the row is written the way the worker writes it.
+ */
+export async function newPermission(f: TeamFixture): Promise<string> {
+  const { sessionId, runId } = await newRun(f);
+  const [row] = await sql<{ id: string }>(
+    `INSERT INTO "PermissionRequest" (id, "sessionId", "runId", "toolCallId", "toolName", input)
+     VALUES (gen_random_uuid(), $1, $2, $3, 'run_command', '{"command":"ls"}') RETURNING id`,
+    [sessionId, runId, `call-${randomUUID()}`],
+  );
+  return row.id;
+}
+
+const sharedSessions = new WeakMap<TeamFixture, Promise<{ sessionId: string; runId: string }>>();
+/** One session with one run, shared by the read-only routes. */
+const shared = (f: TeamFixture) => {
+  if (!sharedSessions.has(f)) sharedSessions.set(f, newRun(f));
+  return sharedSessions.get(f) as Promise<{ sessionId: string; runId: string }>;
+};
 
 function roleOf(f: TeamFixture, actor: Person | null): Role | null {
   if (!actor) return null;
@@ -167,6 +208,77 @@ export const ROUTES: Record<string, RouteSpec> = {
     access: { kind: 'team', minRole: 'admin' },
     success: 204,
     prepare: async (f) => ({ params: { id: await createWorkspace(f.owner, f.teamId, 'to-delete') } }),
+  },
+  'GET /api/v1/workspaces/{id}/sessions': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId } }),
+  },
+  'POST /api/v1/workspaces/{id}/sessions': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 201,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, body: { title: 'made by the route table', permissionMode: 'approve' } }),
+  },
+  'GET /api/v1/sessions/{id}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await shared(f)).sessionId } }),
+  },
+  'PATCH /api/v1/sessions/{id}': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await shared(f)).sessionId }, body: { title: `renamed ${randomUUID().slice(0, 6)}` } }),
+  },
+  'GET /api/v1/sessions/{id}/state': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await shared(f)).sessionId } }),
+  },
+  'POST /api/v1/sessions/{id}/messages': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 202,
+    prepare: async (f) => ({ params: { id: await newSession(f) }, body: { content: 'a message from the route table' } }),
+  },
+  'GET /api/v1/sessions/{id}/runs': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await shared(f)).sessionId } }),
+  },
+  'GET /api/v1/sessions/{id}/events': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await shared(f)).sessionId }, query: '?after=0&limit=50' }),
+  },
+  'GET /api/v1/sessions/{id}/events/stream': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    stream: true,
+    prepare: async (f) => ({ params: { id: (await shared(f)).sessionId }, query: '?after=0' }),
+  },
+  'GET /api/v1/sessions/{id}/permissions': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await shared(f)).sessionId }, query: '?status=pending' }),
+  },
+  'GET /api/v1/runs/{id}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await shared(f)).runId } }),
+  },
+  'POST /api/v1/runs/{id}/cancel': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 202,
+    prepare: async (f) => ({ params: { id: (await newRun(f)).runId } }),
+  },
+  'POST /api/v1/permissions/{id}': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: await newPermission(f) }, body: { behavior: 'deny', message: 'not now' } }),
+  },
+  'GET /api/v1/teams/{teamId}/usage': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f), query: '?month=2026-11' }),
   },
 };
 

@@ -137,3 +137,30 @@ function headerText(headers: Headers): string {
   headers.forEach((value, name) => lines.push(`${name}: ${value}`));
   return lines.join('\n');
 }
+
+/**
+ * GET of an endless text/event-stream with the client's credentials: answers with the status,
+ * the headers and the first chunk, then hangs up. Error answers (JSON) are read whole.
+ */
+export async function openStream(client: HttpClient, path: string): Promise<HttpResponse> {
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  if (client.cookies.size) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  if (client.bearer) headers.authorization = `Bearer ${client.bearer}`;
+  const abort = new AbortController();
+  const res = await fetch(client.baseUrl + path, { headers, signal: abort.signal });
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, headers: res.headers, text, body };
+  }
+  const reader = res.body?.getReader();
+  const first = reader ? await reader.read() : { value: undefined };
+  abort.abort();
+  const text = first.value ? Buffer.from(first.value).toString('utf8') : '';
+  return { status: res.status, headers: res.headers, text, body: text };
+}
