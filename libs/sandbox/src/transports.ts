@@ -14,10 +14,15 @@ export const SANDBOXD_ENTRY = '/opt/sandboxd/sandboxd.js';
 
 // The relay run by `docker exec`: socat when the image has it (≈2 MB RSS, starts in a millisecond;
 // `-t` keeps the reply direction open after the host half-closes so in-flight answers arrive),
-// else sandboxd's own Node bridge (≈40 MB, ~80 ms start), which also waits for the socket.
-const BRIDGE_SCRIPT =
-  'if command -v socat >/dev/null 2>&1 && [ -S "$1" ]; then exec socat -t 3600 STDIO "UNIX-CONNECT:$1"; fi; ' +
-  'exec /usr/local/bin/node "$2" --bridge --socket "$1"';
+// waiting up to 15 s for the daemon's socket right after a start; else sandboxd's own Node bridge
+// (≈40 MB, ~80 ms start), which waits by itself.
+const BRIDGE_SCRIPT = [
+  'if command -v socat >/dev/null 2>&1; then',
+  '  i=0; while [ ! -S "$1" ] && [ "$i" -lt 1500 ]; do sleep 0.01; i=$((i+1)); done',
+  '  exec socat -t 3600 STDIO "UNIX-CONNECT:$1"',
+  'fi',
+  'exec /usr/local/bin/node "$2" --bridge --socket "$1"',
+].join('\n');
 
 /**
  * Portable transport: `docker exec -i <container>` running a stdio<->socket relay, one hijacked

@@ -58,6 +58,13 @@ describe('DockerSandboxDriver container', () => {
     ]);
   });
 
+  it('should relay the host connection through socat, not a second Node process', async () => {
+    // The client was opened right after the container started, before the socket existed.
+    const r = await client.call('exec.run', { command: 'ps -eo args' });
+    expect(r.stdout).toContain('socat -t 3600 STDIO UNIX-CONNECT:/run/sandboxd/sandboxd.sock');
+    expect(r.stdout).not.toContain('--bridge');
+  });
+
   it('should carry the tools the agent needs', async () => {
     const r = await client.call('exec.run', {
       command: 'node --version && git --version && python3 --version && rg --version | head -1 && chromium --version && typescript-language-server --version && pyright --version && tsc --version',
