@@ -21,4 +21,9 @@ describe(parseEnv.name, () => {
   it('should treat empty strings as unset', () => {
     expect(parseEnv({ REDIS_URL: '' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
   });
+
+  it('should turn the web proxy off when WEB_INTERNAL_URL is empty, as .env.example says', () => {
+    expect(parseEnv({ WEB_INTERNAL_URL: '' }).WEB_INTERNAL_URL).toBe('');
+    expect(parseEnv({}).WEB_INTERNAL_URL).toBe('http://127.0.0.1:3001');
+  });
 });

@@ -75,9 +75,14 @@ export class ConfigError extends Error {
   }
 }
 
+// Variables whose empty value means "off" (as .env.example documents), not "use the default".
+const EMPTY_MEANS_OFF = new Set(['WEB_INTERNAL_URL']);
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // Empty strings mean "unset" so that `FOO=` in an env file falls back to the default.
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([k, v]) => v !== undefined && (v !== '' || EMPTY_MEANS_OFF.has(k))),
+  );
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
