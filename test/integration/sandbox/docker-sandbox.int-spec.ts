@@ -89,6 +89,22 @@ describe('DockerSandboxDriver container', () => {
     }
   });
 
+  it('should run headless Chromium, pyright and tsc offline inside the locked-down container', async () => {
+    await client.call('fs.write', { path: 'lang/t.py', content: 'x: int = "s"\n' });
+    await client.call('fs.write', { path: 'lang/t.ts', content: 'const x: number = "s";\n' });
+    const chromium = await client.call('exec.run', {
+      command:
+        'chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --disable-background-networking ' +
+        '--disable-component-update --disable-sync --user-data-dir=/tmp/chromium-profile --dump-dom "data:text/html,<p>rendered</p>"',
+      timeoutMs: 60_000,
+    });
+    expect(chromium.stdout).toContain('<p>rendered</p>');
+    const pyright = await client.call('exec.run', { command: 'pyright t.py', cwd: 'lang', timeoutMs: 60_000 });
+    expect(pyright.stdout).toContain('reportAssignmentType');
+    const tsc = await client.call('exec.run', { command: 'tsc --noEmit t.ts', cwd: 'lang', timeoutMs: 60_000 });
+    expect(tsc.stdout).toContain('TS2322');
+  }, 120_000);
+
   it('should give a workspace another network mode when asked, keeping its files across the change', async () => {
     const other = await driver.ensure(spec('netted', { network: 'bridge' }));
     expect((await inspect(other)).HostConfig.NetworkMode).toBe('bridge');
