@@ -38,6 +38,8 @@ function loadPty(): NodePty {
 
 export class PtyService {
   private readonly sessions = new Map<string, PtySession>();
+  /** When any terminal last printed something (a running build counts as use). */
+  lastOutputAt = 0;
 
   constructor(private readonly paths: PathResolver) {}
 
@@ -145,6 +147,7 @@ export class PtyService {
   }
 
   private onOutput(s: PtySession, data: string): void {
+    this.lastOutputAt = Date.now();
     s.scrollback = (s.scrollback + data).slice(-SCROLLBACK_CHARS);
     s.pending += data;
     // Coalesce bursts into one notification per event-loop turn: fewer JSON lines under load,

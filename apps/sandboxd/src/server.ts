@@ -27,6 +27,8 @@ export class SandboxServer {
   private readonly watch: WatchService;
   private readonly peers = new Set<RpcPeer>();
   private readonly started = Date.now();
+  private lastUse = Date.now();
+  private inFlight = 0;
   private server: net.Server | null = null;
 
   constructor(private readonly opts: ServerOptions) {
@@ -85,26 +87,42 @@ export class SandboxServer {
       ptys: this.pty.count,
       connections: this.peers.size,
       rssBytes: process.memoryUsage.rss(),
+      idleMs: Date.now() - Math.max(this.lastUse, this.pty.lastOutputAt),
+      inFlight: this.inFlight,
     }));
-    peer.onRequest('fs.read', (p) => this.fs.read(p));
-    peer.onRequest('fs.write', (p) => this.fs.write(p));
-    peer.onRequest('fs.edit', (p) => this.fs.edit(p));
-    peer.onRequest('fs.list', (p) => this.fs.list(p));
-    peer.onRequest('fs.stat', (p) => this.fs.stat(p));
-    peer.onRequest('fs.mkdir', (p) => this.fs.mkdir(p));
-    peer.onRequest('fs.rename', (p) => this.fs.rename(p));
-    peer.onRequest('fs.delete', (p) => this.fs.delete(p));
-    peer.onRequest('fs.find', (p) => this.search.find(p));
-    peer.onRequest('fs.grep', (p) => this.search.grep(p));
-    peer.onRequest('fs.watch', (p) => this.watch.subscribe(peer, !!p.enabled));
-    peer.onRequest('exec.run', (p, ctx) => this.exec.run(p, ctx.signal));
-    peer.onRequest('pty.open', (p) => this.pty.open(p, peer));
-    peer.onRequest('pty.attach', (p) => this.pty.attach(p, peer));
-    peer.onRequest('pty.write', (p) => this.pty.write(p));
-    peer.onRequest('pty.resize', (p) => this.pty.resize(p));
-    peer.onRequest('pty.close', (p) => this.pty.close(p));
+    // Every request but health is use: idle stop asks the daemon (idleMs, inFlight) so that all
+    // hosts' connections count, not only the sweeping process's own.
+    const on = (method: string, fn: (p: any, ctx: { signal: AbortSignal }) => unknown) =>
+      peer.onRequest(method, async (p, ctx) => {
+        this.inFlight++;
+        this.lastUse = Date.now();
+        try {
+          return await fn(p, ctx);
+        } finally {
+          this.inFlight--;
+          this.lastUse = Date.now();
+        }
+      });
+    on('fs.read', (p) => this.fs.read(p));
+    on('fs.write', (p) => this.fs.write(p));
+    on('fs.edit', (p) => this.fs.edit(p));
+    on('fs.list', (p) => this.fs.list(p));
+    on('fs.stat', (p) => this.fs.stat(p));
+    on('fs.mkdir', (p) => this.fs.mkdir(p));
+    on('fs.rename', (p) => this.fs.rename(p));
+    on('fs.delete', (p) => this.fs.delete(p));
+    on('fs.find', (p) => this.search.find(p));
+    on('fs.grep', (p) => this.search.grep(p));
+    on('fs.watch', (p) => this.watch.subscribe(peer, !!p.enabled));
+    on('exec.run', (p, ctx) => this.exec.run(p, ctx.signal));
+    on('pty.open', (p) => this.pty.open(p, peer));
+    on('pty.attach', (p) => this.pty.attach(p, peer));
+    on('pty.write', (p) => this.pty.write(p));
+    on('pty.resize', (p) => this.pty.resize(p));
+    on('pty.close', (p) => this.pty.close(p));
     peer.onNotification('pty.write', (p) => {
       // Keystrokes as notifications: no response line per key.
+      this.lastUse = Date.now();
       this.pty.write(p);
     });
     peer.onNotification('pty.ack', (p) => this.pty.ack(p, peer));

@@ -29,6 +29,10 @@ export interface HealthResult {
   ptys: number;
   connections: number;
   rssBytes: number;
+  /** Since the last request (health excluded), keystroke or terminal output, over all connections. */
+  idleMs: number;
+  /** Requests being served right now (health excluded). */
+  inFlight: number;
 }
 
 export interface FsReadParams {

@@ -419,9 +419,22 @@ export class DockerSandboxDriver implements SandboxDriver {
     const now = Date.now();
     for (const [name, last] of this.lastActivity) {
       if (now - last < idleMs) continue;
-      if (this.clients.get(name)?.busy) {
-        this.touch(name);
+      // Other processes (the api's terminals, another worker) use the same sandbox through their
+      // own connections: the daemon, which sees them all, has the last word.
+      const info = await this.inspect(name).catch(() => null);
+      if (!info?.State.Running) {
+        this.lastActivity.delete(name); // stopped or removed elsewhere
         continue;
+      }
+      try {
+        const client = this.clients.get(name) ?? (await this.openClient(name));
+        const h = await withTimeout(client.call('health', {}), 5000);
+        if (h.inFlight > 0 || h.idleMs < idleMs) {
+          this.lastActivity.set(name, Date.now() - (h.inFlight > 0 ? 0 : h.idleMs));
+          continue;
+        }
+      } catch {
+        // Not answering: stopping it is right either way; the next use starts it again.
       }
       this.lastActivity.delete(name);
       this.dropClient(name);

@@ -118,6 +118,24 @@ describe('sandbox lifecycle', () => {
     }
   });
 
+  it('should not idle-stop a sandbox that another process keeps using', async () => {
+    // Two drivers stand for two processes (the api's terminals, a worker's agent run).
+    const sweeper = await makeDriver(prefix, { idleTimeoutMs: 1500 });
+    try {
+      const record = await sweeper.ensure(spec('shared'));
+      const other = new SandboxWorkspace(() => driver.connect(record));
+      const until = Date.now() + 4500;
+      while (Date.now() < until) {
+        await other.exec('true');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect((await sweeper.status(record)).state).toBe('running');
+      await waitFor(async () => (await sweeper.status(record)).state === 'stopped', 20_000, 'the idle stop once unused');
+    } finally {
+      await sweeper.close();
+    }
+  });
+
   it('should serve a new workspace from the warm pool and keep its volume as the workspace\'s', async () => {
     const pooled = await makeDriver(prefix, { poolSize: 1 });
     try {
