@@ -1,7 +1,7 @@
 import { startStack, TestStack } from '../../support/api-harness';
 import { HttpClient, HttpResponse } from '../../support/http-client';
 import { documentedRoutes, fetchDocument, fillPath, RouteSpec, ROUTES } from './route-table';
-import { errorCode, openStream, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture, teamWithRoles } from './team-fixture';
+import { addPerson, errorCode, openStream, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture, teamWithRoles } from './team-fixture';
 
 const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
@@ -95,6 +95,75 @@ describe('access control on every route', () => {
         expect({ role, status: res.status }).toEqual({ role, status: 403 });
         expect(errorCode(res)).toBe('FORBIDDEN');
       }
+    });
+  });
+
+  describe('rules inside a route', () => {
+    let g: TeamFixture;
+    const members = (p = '') => `/api/v1/teams/${g.teamId}/members${p}`;
+
+    beforeAll(async () => {
+      g = await teamWithRoles(stack.url, 'rules');
+    });
+
+    it('should keep admins from granting, changing or removing the owner role', async () => {
+      const newcomer = await addPerson(stack.url, g.owner, g.teamId, 'viewer', 'would-be-owner');
+      const attempts = [
+        await g.admin.client.patch(members(`/${newcomer.userId}`), { role: 'owner' }),
+        await g.admin.client.patch(members(`/${g.owner.userId}`), { role: 'viewer' }),
+        await g.admin.client.delete(members(`/${g.owner.userId}`)),
+      ];
+      expect(attempts.map((r) => r.status)).toEqual([403, 403, 403]);
+      const roles = (await g.owner.client.get(members())).body.items.map((m: { userId: string; role: string }) => [m.userId, m.role]);
+      expect(roles).toEqual(expect.arrayContaining([[g.owner.userId, 'owner'], [newcomer.userId, 'viewer']]));
+    });
+
+    it('should refuse to leave a team without an owner (409 LAST_OWNER) and allow it once there are two', async () => {
+      const demote = await g.owner.client.patch(members(`/${g.owner.userId}`), { role: 'admin' });
+      const leave = await g.owner.client.delete(members(`/${g.owner.userId}`));
+      expect([demote.status, leave.status]).toEqual([409, 409]);
+      expect([errorCode(demote), errorCode(leave)]).toEqual(['LAST_OWNER', 'LAST_OWNER']);
+
+      const second = await addPerson(stack.url, g.owner, g.teamId, 'owner', 'co-owner');
+      expect((await second.client.patch(members(`/${g.owner.userId}`), { role: 'admin' })).status).toBe(200);
+      expect((await second.client.patch(members(`/${g.owner.userId}`), { role: 'owner' })).status).toBe(200);
+    });
+
+    it('should answer 409 ALREADY_MEMBER and 404 USER_NOT_FOUND when adding people', async () => {
+      const again = await g.owner.client.post(members(), { email: g.member.email.toUpperCase(), role: 'viewer' });
+      expect(again.status).toBe(409);
+      expect(errorCode(again)).toBe('ALREADY_MEMBER');
+      const nobody = await g.owner.client.post(members(), { email: 'nobody-here@example.test', role: 'viewer' });
+      expect(nobody.status).toBe(404);
+      expect(errorCode(nobody)).toBe('USER_NOT_FOUND');
+    });
+
+    it("should answer 404 when an admin targets a person who is not in the admin's team", async () => {
+      for (const res of [
+        await g.admin.client.patch(members(`/${g.outsider.userId}`), { role: 'member' }),
+        await g.admin.client.delete(members(`/${g.outsider.userId}`)),
+      ]) {
+        expect(res.status).toBe(404);
+      }
+      expect((await g.outsider.client.get(`/api/v1/teams/${g.outsiderTeamId}`)).body.role).toBe('owner');
+    });
+
+    it('should cut a removed member off at once', async () => {
+      const leaving = await addPerson(stack.url, g.owner, g.teamId, 'member', 'leaving');
+      expect((await leaving.client.get(`/api/v1/workspaces/${g.workspaceId}`)).status).toBe(200);
+      expect((await g.admin.client.delete(members(`/${leaving.userId}`))).status).toBe(204);
+      expect((await leaving.client.get(`/api/v1/workspaces/${g.workspaceId}`)).status).toBe(404);
+      expect((await leaving.client.get('/api/v1/teams')).body.items).toEqual([]);
+    });
+
+    it('should let only admins turn sandbox network access on', async () => {
+      const path = `/api/v1/workspaces/${g.workspaceId}`;
+      const byMember = await g.member.client.patch(path, { networkEnabled: true });
+      expect(byMember.status).toBe(403);
+      expect((await g.viewer.client.get(path)).body.networkEnabled).toBe(false);
+      const byAdmin = await g.admin.client.patch(path, { networkEnabled: true });
+      expect(byAdmin.status).toBe(200);
+      expect(byAdmin.body.networkEnabled).toBe(true);
     });
   });
 
