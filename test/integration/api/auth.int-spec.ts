@@ -123,6 +123,23 @@ describe('browser accounts: sign-up, login, logout, CSRF', () => {
       });
     });
 
+    it('should answer 401 once the session has expired', async () => {
+      const { client, userId } = await signedUpClient(stack.url, 'expiring');
+      expect((await client.get('/api/v1/me')).status).toBe(200);
+      // SESSION_TTL_HOURS passes: move the expiry into the past instead of waiting.
+      await sql(`UPDATE "AuthSession" SET "expiresAt" = now() - interval '1 second' WHERE "userId" = $1`, [userId]);
+      const res = await client.get('/api/v1/me');
+      expect(res.status).toBe(401);
+      expect(errorCode(res)).toBe('UNAUTHENTICATED');
+    });
+
+    it('should keep only a hash of the session cookie in the database', async () => {
+      const { client, userId } = await signedUpClient(stack.url, 'hashed');
+      const rows = await sql<Record<string, unknown>>('SELECT * FROM "AuthSession" WHERE "userId" = $1', [userId]);
+      expect(rows).toHaveLength(1);
+      expect(JSON.stringify(rows[0])).not.toContain(client.cookies.get('h_session'));
+    });
+
     it('should answer 401 on /me without a session', async () => {
       const res = await new HttpClient(stack.url).get('/api/v1/me');
       expect(res.status).toBe(401);
@@ -172,6 +189,25 @@ describe('browser accounts: sign-up, login, logout, CSRF', () => {
       const res = await client.post('/api/v1/teams', { name: 'Real team' });
       expect(res.status).toBe(201);
       expect(await teamNames(client)).toEqual(['Real team']);
+    });
+  });
+
+  describe('deployment settings', () => {
+    it('should mark cookies Secure and refuse sign-up when H is configured so', async () => {
+      const { email } = await signedUpClient(stack.url, 'secure');
+      const locked = await startStack({ env: { H_SECURE_COOKIES: 'true', SIGNUP_ENABLED: 'false' } });
+      try {
+        const signup = await new HttpClient(locked.url).post('/api/v1/auth/signup', { email: randomEmail('late'), password: TEST_PASSWORD, name: 'Late' });
+        expect(signup.status).toBe(403);
+        expect(errorCode(signup)).toBe('SIGNUP_DISABLED');
+
+        const login = await new HttpClient(locked.url).post('/api/v1/auth/login', { email, password: TEST_PASSWORD });
+        expect(login.status).toBe(200);
+        expect(setCookie(login.headers, 'h_session')).toMatch(/;\s*Secure/i);
+        expect(setCookie(login.headers, 'h_csrf')).toMatch(/;\s*Secure/i);
+      } finally {
+        await locked.close();
+      }
     });
   });
 

@@ -165,6 +165,48 @@ describe('API tokens', () => {
     }
   });
 
+  it("should keep a workspace-bound token away from other workspaces' sessions and runs", async () => {
+    const other = await createWorkspace(f.owner, f.teamId, 'other-sessions');
+    const foreignSession = (await f.owner.client.post(`/api/v1/workspaces/${other}/sessions`, {})).body.id as string;
+    const foreignRun = (await f.owner.client.post(`/api/v1/sessions/${foreignSession}/messages`, { content: 'hi' })).body.id as string;
+    const { secret } = await createToken(f.member, f.teamId, { scopes: ['read', 'write'], workspaceId: f.workspaceId });
+    const bot = bearer(secret);
+
+    const own = await bot.post(`/api/v1/workspaces/${f.workspaceId}/sessions`, { title: 'bound bot session' });
+    expect(own.status).toBe(201);
+    const run = await bot.post(`/api/v1/sessions/${own.body.id}/messages`, { content: 'hello' });
+    expect(run.status).toBe(202);
+    expect((await bot.get(`/api/v1/runs/${run.body.id}`)).status).toBe(200);
+    expect((await bot.get(`/api/v1/sessions/${own.body.id}/events`)).status).toBe(200);
+
+    for (const res of [
+      await bot.get(`/api/v1/workspaces/${other}/sessions`),
+      await bot.get(`/api/v1/sessions/${foreignSession}`),
+      await bot.get(`/api/v1/sessions/${foreignSession}/events`),
+      await bot.post(`/api/v1/sessions/${foreignSession}/messages`, { content: 'sneaky' }),
+      await bot.get(`/api/v1/runs/${foreignRun}`),
+      await bot.post(`/api/v1/runs/${foreignRun}/cancel`),
+    ]) {
+      expect(res.status).toBe(404);
+    }
+  });
+
+  it("should answer 404 when an admin revokes another team's token through their own team", async () => {
+    const { id, secret } = await createToken(f.outsider, f.outsiderTeamId);
+    const res = await f.owner.client.delete(teamPath(`/tokens/${id}`));
+    expect(res.status).toBe(404);
+    expect((await bearer(secret).get(`/api/v1/teams/${f.outsiderTeamId}`)).status).toBe(200);
+  });
+
+  it("should answer 403 when a member revokes someone else's token, and let an admin do it", async () => {
+    const { id, secret } = await createToken(f.owner, f.teamId, { scopes: ['read'] });
+    const byMember = await f.member.client.delete(teamPath(`/tokens/${id}`));
+    expect(byMember.status).toBe(403);
+    expect((await bearer(secret).get(teamPath())).status).toBe(200);
+    expect((await f.admin.client.delete(teamPath(`/tokens/${id}`))).status).toBe(204);
+    expect((await bearer(secret).get(teamPath())).status).toBe(401);
+  });
+
   it('should refuse to bind a token to a workspace of another team', async () => {
     const foreignWs = await createWorkspace(f.outsider, f.outsiderTeamId, 'foreign');
     const res = await f.member.client.post(teamPath('/tokens'), { name: 'cross', workspaceId: foreignWs });
