@@ -429,8 +429,11 @@ export class DockerSandboxDriver implements SandboxDriver {
       try {
         const client = this.clients.get(name) ?? (await this.openClient(name));
         const h = await withTimeout(client.call('health', {}), 5000);
-        if (h.inFlight > 0 || h.idleMs < idleMs) {
-          this.lastActivity.set(name, Date.now() - (h.inFlight > 0 ? 0 : h.idleMs));
+        // An older daemon without these fields: fall back to what this process saw.
+        const inFlight = h.inFlight ?? (client.busy ? 1 : 0);
+        const daemonIdle = h.idleMs ?? now - last;
+        if (inFlight > 0 || daemonIdle < idleMs) {
+          this.lastActivity.set(name, Date.now() - (inFlight > 0 ? 0 : daemonIdle));
           continue;
         }
       } catch {
