@@ -226,6 +226,34 @@ describe('browser accounts: sign-up, login, logout, CSRF', () => {
       expect(client.cookies.size).toBe(0);
     });
 
+    it('should count parallel guesses too: only the allowed number get an answer, the rest get 429', async () => {
+      const { email } = await signedUpClient(stack.url, 'parallel');
+      // Its own client address (the api trusts X-Forwarded-For from loopback, as behind a proxy).
+      const from = { 'x-forwarded-for': '198.51.100.7' };
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => new HttpClient(stack.url).request('POST', '/api/v1/auth/login', { email, password: `guess-${i}` }, from)),
+      );
+      const statuses = answers.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_ATTEMPTS);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(20 - MAX_ATTEMPTS);
+    });
+
+    it('should limit one address across many accounts, without counting successful logins', async () => {
+      const from = { 'x-forwarded-for': '198.51.100.9' };
+      const { email } = await signedUpClient(stack.url, 'office');
+      for (let i = 0; i < MAX_ATTEMPTS * 5 + 3; i++) {
+        const ok = await new HttpClient(stack.url).request('POST', '/api/v1/auth/login', { email, password: TEST_PASSWORD }, from);
+        expect(ok.status).toBe(200);
+      }
+      for (let i = 0; i < MAX_ATTEMPTS * 5; i++) {
+        const res = await new HttpClient(stack.url).request('POST', '/api/v1/auth/login', { email: randomEmail('spray'), password: 'spray-123456' }, from);
+        expect(res.status).toBe(401);
+      }
+      const blocked = await new HttpClient(stack.url).request('POST', '/api/v1/auth/login', { email, password: TEST_PASSWORD }, from);
+      expect(blocked.status).toBe(429);
+      expect(errorCode(blocked)).toBe('RATE_LIMITED');
+    });
+
     it('should still let another account sign in from the same address while one is blocked', async () => {
       const victim = await signedUpClient(stack.url, 'blocked');
       const bystander = await signedUpClient(stack.url, 'bystander');

@@ -28,6 +28,12 @@ export class RateLimitRepository {
     return { count: Number(count ?? 0), retryAfterSeconds: Math.max(ttl, 0) };
   }
 
+  /** Gives back one counted attempt (one that turned out fine), never going below zero. */
+  async release(bucket: string): Promise<void> {
+    const key = this.redis.key('ratelimit', bucket);
+    if ((await this.redis.client.decr(key)) < 0) await this.redis.client.del(key);
+  }
+
   async reset(bucket: string): Promise<void> {
     await this.redis.client.del(this.redis.key('ratelimit', bucket));
   }

@@ -52,8 +52,11 @@ export class AuthService {
     // Two buckets: one account from one address, and one address across all accounts.
     const buckets = [`login:${sha256(`${meta.ip}|${email}`)}`, `login-ip:${sha256(meta.ip ?? '')}`];
     const limits = [max, max * 5];
-    const states = await Promise.all(buckets.map((b) => this.rateLimits.peek(b)));
-    const blocked = states.findIndex((s, i) => s.count >= limits[i]);
+    // Count the attempt before checking the password: with check-then-count, parallel guesses all
+    // passed the check before any was counted (20 parallel tries got 12 through a limit of 3).
+    // A successful login gives its count back below.
+    const states = await Promise.all(buckets.map((b) => this.rateLimits.hit(b, window)));
+    const blocked = states.findIndex((s, i) => s.count > limits[i]);
     if (blocked >= 0) {
       throw AppException.tooManyRequests(
         `Too many failed logins; try again in ${Math.ceil(states[blocked].retryAfterSeconds / 60)} minute(s).`,
@@ -63,7 +66,6 @@ export class AuthService {
     const creds = await this.users.findCredentials(email);
     const ok = await this.passwords.verify(creds?.passwordHash ?? null, input.password);
     if (!creds || !ok) {
-      await Promise.all(buckets.map((b) => this.rateLimits.hit(b, window)));
       // Whoever failed is unknown: the account is the target of the attempt, not its actor.
       await this.audit.record({
         action: 'auth.login_failed',
@@ -75,7 +77,7 @@ export class AuthService {
       });
       throw new AppException(401, 'INVALID_CREDENTIALS', 'Email or password is wrong.');
     }
-    await this.rateLimits.reset(buckets[0]);
+    await Promise.all([this.rateLimits.reset(buckets[0]), this.rateLimits.release(buckets[1])]);
     if (this.passwords.needsRehash(creds.passwordHash)) {
       await this.users.updatePasswordHash(creds.id, await this.passwords.hash(input.password));
     }
