@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { rebuildConversation, runAgent, type AgentRunResult, type ToolAuthorization } from '@h/agent';
+import { INTERRUPTED_RESULT, rebuildConversation, runAgent, type AgentRunResult, type ToolAuthorization } from '@h/agent';
 import type { AgentEvent } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import {
@@ -8,7 +8,6 @@ import {
   EventBusRepository,
   EventEnvelope,
   EventRepository,
-  fromEngineUsage,
   LeaseLostError,
   PermissionRepository,
   RunRecord,
@@ -86,7 +85,7 @@ export class AgentRunJob {
       }
       const failure = err instanceof RunFailure ? err : new RunFailure('INTERNAL', 'The run stopped on an internal error; it was logged.');
       if (!(err instanceof RunFailure)) this.logger.error({ runId, err }, 'run crashed');
-      await this.finish(run, leaseId, 'failed', { code: failure.code, message: failure.message }, ZERO_USAGE, {
+      await this.finish(run, leaseId, 'failed', { code: failure.code, message: failure.message }, {
         type: 'run.failed',
         data: { code: failure.code, message: failure.message, usage: toEngineUsage(ZERO_USAGE) },
       });
@@ -100,17 +99,22 @@ export class AgentRunJob {
     const session = await this.sessions.findById(run.sessionId);
     if (!session) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
     if (run.cancelRequestedAt) {
-      await this.finish(run, leaseId, 'cancelled', null, ZERO_USAGE, { type: 'run.cancelled', data: { usage: toEngineUsage(ZERO_USAGE) } });
+      await this.finish(run, leaseId, 'cancelled', null, { type: 'run.cancelled', data: { usage: toEngineUsage(ZERO_USAGE) } });
       return;
     }
     const workspaceRow = await this.workspaces.findById(session.workspaceId);
     if (!workspaceRow) throw new RunFailure('WORKSPACE_GONE', 'The workspace was deleted.');
     const provider = await this.provider(session);
 
-    const log = orderForRebuild(await this.events.listAll(session.id), run.id);
+    const stored = await this.events.listAll(session.id);
+    const interrupted = await this.closeInterruptedCalls(run, leaseId, stored);
+    const log = orderForRebuild([...stored, ...interrupted], run.id);
     const decisions = this.decisionsFor(log, run.id);
-    const waitingOnDecision = log.some((e) => e.runId === run.id && e.type === 'permission.requested');
-    const conversation = rebuildConversation(log, { keepOpenCalls: waitingOnDecision });
+    // Calls of this run still open never started: the rest of a batch a killed worker did not
+    // reach, or a call that waited for a decision. The resumed run executes them (asking again
+    // where the mode says so); closing them with a synthetic result would leave calls in the log
+    // that have no tool.end.
+    const conversation = rebuildConversation(log, { keepOpenCalls: true });
 
     let sandbox;
     try {
@@ -135,7 +139,6 @@ export class AgentRunJob {
   }
 
   private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult): Promise<void> {
-    const usage = fromEngineUsage(result.usage);
     if (result.status === 'paused' && result.pendingCall) {
       const call = result.pendingCall;
       let input: unknown = call.arguments;
@@ -153,7 +156,6 @@ export class AgentRunJob {
         );
         await this.bus.publishEvents(appended);
       }
-      await this.runs.addUsage(run.id, usage);
       await this.runs.markWaiting(run.id, leaseId);
       // A decision that landed before the run was parked could not requeue it; do it now.
       const latest = await this.permissions.findById(request.id);
@@ -161,7 +163,30 @@ export class AgentRunJob {
       return;
     }
     const status = result.status === 'done' ? 'completed' : result.status === 'cancelled' ? 'cancelled' : 'failed';
-    await this.finish(run, leaseId, status, result.error ?? null, usage);
+    await this.finish(run, leaseId, status, result.error ?? null);
+  }
+
+  /**
+   * A call with a tool.start but no tool.end in the log was running when its worker died. What it
+   * did is unknown and a command may not be safe to repeat, so it is not run again: it gets the
+   * interrupted result as a persisted tool.end, so the log and every rebuild agree, and the model
+   * decides what to do next.
+   */
+  private async closeInterruptedCalls(run: RunRecord, leaseId: string, log: EventEnvelope[]): Promise<EventEnvelope[]> {
+    const ended = new Set(log.filter((e) => e.type === 'tool.end').map((e) => (e.data as { toolCallId: string }).toolCallId));
+    const cut = log
+      .filter((e) => e.runId === run.id && e.type === 'tool.start')
+      .map((e) => e.data as { toolCallId: string; name: string })
+      .filter((d) => !ended.has(d.toolCallId));
+    if (!cut.length) return [];
+    this.logger.warn({ runId: run.id, calls: cut.map((d) => d.toolCallId) }, 'tool calls cut off by a lost worker get the interrupted result');
+    const appended = await this.events.append(
+      run.sessionId,
+      cut.map((d) => ({ type: 'tool.end', data: { toolCallId: d.toolCallId, name: d.name, result: INTERRUPTED_RESULT, isError: true, durationMs: 0 } })),
+      { runId: run.id, leaseId },
+    );
+    await this.bus.publishEvents(appended);
+    return appended;
   }
 
   /** Ends the run; the engine already appended its terminal event unless `finalEvent` is given. */
@@ -170,10 +195,8 @@ export class AgentRunJob {
     leaseId: string,
     status: 'completed' | 'failed' | 'cancelled',
     error: { code: string; message: string } | null,
-    usage: UsageTotals,
     finalEvent?: { type: string; data: unknown },
   ): Promise<void> {
-    await this.runs.addUsage(run.id, usage);
     const appended = await this.runs.finish(run.id, leaseId, { status, error }, finalEvent ? { sessionId: run.sessionId, ...finalEvent } : undefined);
     await this.bus.publishEvents(appended);
   }
@@ -190,7 +213,12 @@ export class AgentRunJob {
       });
       return;
     }
-    const appended = await this.events.append(run.sessionId, [event], { runId: run.id, leaseId });
+    // A request's usage lands in the run's totals in the same transaction as its event, so a
+    // killed worker neither loses what the log records nor makes a resumed run count it again.
+    const appended =
+      event.type === 'usage'
+        ? await this.runs.appendUsageEvent(run, leaseId, event, requestUsage(event.data))
+        : await this.events.append(run.sessionId, [event], { runId: run.id, leaseId });
     await this.bus.publishEvents(appended);
     if (event.type === 'todos.updated') await this.sessions.mergeState(run.sessionId, { todos: event.data.todos });
     if (event.type === 'summary.written') await this.sessions.mergeState(run.sessionId, { summary: event.data.summary });
@@ -223,4 +251,16 @@ export class AgentRunJob {
     }
     return new DeepSeekProvider({ apiKey, baseUrl: this.config.env.DEEPSEEK_BASE_URL });
   }
+}
+
+function requestUsage(data: Extract<AgentEvent, { type: 'usage' }>['data']): UsageTotals {
+  const r = data.request;
+  return {
+    requests: 1,
+    promptTokens: r.promptTokens,
+    completionTokens: r.completionTokens,
+    cacheHitTokens: r.cacheHitTokens,
+    cacheMissTokens: r.cacheMissTokens,
+    costUsd: data.cost,
+  };
 }
