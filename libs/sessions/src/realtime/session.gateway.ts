@@ -30,6 +30,8 @@ type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string; messag
 
 interface SocketState {
   principal: Principal;
+  /** What the handshake authenticated with, checked again on every message. */
+  credentials: { bearer?: string; sessionToken?: string };
   streams: Map<string, SessionStream>;
 }
 
@@ -50,8 +52,8 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
 
   async handleConnection(socket: Socket): Promise<void> {
     try {
-      const principal = await this.authenticate(socket);
-      socket.data.h = { principal, streams: new Map() } satisfies SocketState;
+      const { principal, credentials } = await this.authenticate(socket);
+      socket.data.h = { principal, credentials, streams: new Map() } satisfies SocketState;
       await socket.join(`user:${principal.userId}`);
       socket.emit('ready', { userId: principal.userId, via: principal.kind });
     } catch (err) {
@@ -116,6 +118,14 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
   private async handle<T>(socket: Socket, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {
     const state = socket.data.h as SocketState | undefined;
     if (!state) return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'Not authenticated.' } };
+    // A socket outlives the login it was opened with: after a logout or a token revocation it
+    // must stop acting, as HTTP does at once.
+    if (!(await this.auth.authenticate(state.credentials))) {
+      this.handleDisconnect(socket);
+      socket.data.h = undefined;
+      setImmediate(() => socket.disconnect(true));
+      return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'The session or API token this socket used has ended; sign in again.' } };
+    }
     try {
       return { ok: true, data: await work(state) };
     } catch (err) {
@@ -133,16 +143,17 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
    * Authorization header. Cookie logins must come from H's own origin, which blocks cross-site
    * WebSocket hijacking (a cookie is sent by the browser whichever page opens the socket).
    */
-  private async authenticate(socket: Socket): Promise<Principal> {
+  private async authenticate(socket: Socket): Promise<{ principal: Principal; credentials: SocketState['credentials'] }> {
     const headers = socket.handshake.headers;
     const token = typeof socket.handshake.auth?.token === 'string' ? socket.handshake.auth.token : bearerFrom(headers.authorization);
     if (token) {
       const principal = await this.auth.authenticate({ bearer: token });
       if (!principal) throw AppException.unauthorized('The API token is invalid, expired or revoked.');
-      return principal;
+      return { principal, credentials: { bearer: token } };
     }
     const cookies = parseCookie(headers.cookie ?? '');
-    const principal = await this.auth.authenticate({ sessionToken: cookies[SESSION_COOKIE] });
+    const credentials = { sessionToken: cookies[SESSION_COOKIE] };
+    const principal = await this.auth.authenticate(credentials);
     if (!principal) throw AppException.unauthorized();
     const origin = headers.origin;
     if (origin) {
@@ -155,6 +166,6 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
       }
       if (originHost !== host) throw AppException.forbidden('Cross-origin socket connections need an API token.', 'BAD_ORIGIN');
     }
-    return principal;
+    return { principal, credentials };
   }
 }
