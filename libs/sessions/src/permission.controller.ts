@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@h/http';
-import { Access, AccessGrant, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
+import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
 import { PermissionService } from './permission.service';
 import { PermissionDecisionDto, PermissionDto, PermissionListDto, TeamUsageDto, UsageQueryDto } from './session.dto';
 import { UsageService } from './usage.service';
@@ -33,8 +33,9 @@ export class PermissionController {
     @CurrentAccess() access: AccessGrant,
     @Param('id') id: string,
     @Body() body: PermissionDecisionDto,
+    @ClientIp() ip: string | null,
   ): Promise<PermissionDto> {
-    return this.permissions.decide(principal, access, id, body);
+    return this.permissions.decide(principal, access, id, body, ip);
   }
 
   @Get('teams/:teamId/usage')

@@ -26,7 +26,7 @@ export class PermissionService {
     return { items: (await this.permissions.listBySession(sessionId, status)).map(toDto) };
   }
 
-  async decide(principal: Principal, access: AccessGrant, id: string, body: PermissionDecisionDto): Promise<PermissionDto> {
+  async decide(principal: Principal, access: AccessGrant, id: string, body: PermissionDecisionDto, ip: string | null = null): Promise<PermissionDto> {
     const request = await this.permissions.findById(id);
     if (!request) throw AppException.notFound('Permission request');
     if (body.updatedInput !== undefined && (typeof body.updatedInput !== 'object' || body.updatedInput === null || Array.isArray(body.updatedInput))) {
@@ -68,6 +68,7 @@ export class PermissionService {
       teamId: access.teamId,
       targetType: 'permission',
       targetId: id,
+      ip,
       metadata: { tool: request.toolName, runId: request.runId },
     });
     // If the worker has not finished parking the run yet, it sees the decision itself and requeues.

@@ -56,13 +56,13 @@ export class RunService {
    * Queued or waiting runs end at once. A running one gets a signal the worker turns into an
    * abort of the model stream and the running command; the worker then records the end.
    */
-  async cancel(principal: Principal, access: AccessGrant, id: string): Promise<RunDto> {
+  async cancel(principal: Principal, access: AccessGrant, id: string, ip: string | null = null): Promise<RunDto> {
     const run = await this.runs.requestCancel(id);
     if (!run) throw AppException.notFound('Run');
     if (['completed', 'failed', 'cancelled'].includes(run.status)) {
       throw AppException.conflict('RUN_FINISHED', `The run already ended (${run.status}).`);
     }
-    await this.audit.byPrincipal(principal, { action: 'run.cancel', teamId: access.teamId, targetType: 'run', targetId: id });
+    await this.audit.byPrincipal(principal, { action: 'run.cancel', teamId: access.teamId, targetType: 'run', targetId: id, ip });
     if (run.status === 'running') {
       await this.bus.publishCancel(id);
     } else {

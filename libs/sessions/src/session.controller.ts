@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@h/http';
-import { Access, AccessGrant, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
+import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
 import { RunService } from './run.service';
 import { CreateSessionDto, PostMessageDto, RunDto, RunListDto, SessionDto, SessionListDto, SessionStateDto, UpdateSessionDto } from './session.dto';
 import { SessionService } from './session.service';
@@ -30,8 +30,9 @@ export class SessionController {
     @CurrentAccess() access: AccessGrant,
     @Param('id') workspaceId: string,
     @Body() body: CreateSessionDto,
+    @ClientIp() ip: string | null,
   ): Promise<SessionDto> {
-    return this.sessions.create(principal, access, workspaceId, body);
+    return this.sessions.create(principal, access, workspaceId, body, ip);
   }
 
   @Get('sessions/:id')
@@ -49,8 +50,9 @@ export class SessionController {
     @CurrentAccess() access: AccessGrant,
     @Param('id') id: string,
     @Body() body: UpdateSessionDto,
+    @ClientIp() ip: string | null,
   ): Promise<SessionDto> {
-    return this.sessions.update(principal, access, id, body);
+    return this.sessions.update(principal, access, id, body, ip);
   }
 
   @Get('sessions/:id/state')
@@ -91,7 +93,12 @@ export class SessionController {
   @HttpCode(202)
   @Access('run', 'id', 'member')
   @ApiAcceptedResponse({ type: RunDto, description: 'Cancelled, or cancelling (the worker stops it within a second)' })
-  cancelRun(@CurrentPrincipal() principal: Principal, @CurrentAccess() access: AccessGrant, @Param('id') id: string): Promise<RunDto> {
-    return this.runs.cancel(principal, access, id);
+  cancelRun(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAccess() access: AccessGrant,
+    @Param('id') id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<RunDto> {
+    return this.runs.cancel(principal, access, id, ip);
   }
 }

@@ -19,7 +19,7 @@ export class SessionService {
     private readonly audit: AuditService,
   ) {}
 
-  async create(principal: Principal, access: AccessGrant, workspaceId: string, body: CreateSessionDto): Promise<SessionDto> {
+  async create(principal: Principal, access: AccessGrant, workspaceId: string, body: CreateSessionDto, ip: string | null = null): Promise<SessionDto> {
     const session = await this.sessions.create({
       teamId: access.teamId,
       workspaceId,
@@ -30,7 +30,7 @@ export class SessionService {
       thinking: body.thinking ?? false,
       permissionMode: body.permissionMode ?? 'approve',
     });
-    await this.audit.byPrincipal(principal, { action: 'session.create', teamId: access.teamId, targetType: 'session', targetId: session.id });
+    await this.audit.byPrincipal(principal, { action: 'session.create', teamId: access.teamId, targetType: 'session', targetId: session.id, ip });
     return toSessionDto(session);
   }
 
@@ -42,7 +42,7 @@ export class SessionService {
     return toSessionDto(await this.load(id));
   }
 
-  async update(principal: Principal, access: AccessGrant, id: string, body: UpdateSessionDto): Promise<SessionDto> {
+  async update(principal: Principal, access: AccessGrant, id: string, body: UpdateSessionDto, ip: string | null = null): Promise<SessionDto> {
     const session = await this.sessions.update(id, {
       title: body.title?.trim(),
       model: body.model,
@@ -55,6 +55,7 @@ export class SessionService {
         teamId: access.teamId,
         targetType: 'session',
         targetId: id,
+        ip,
         metadata: { mode: body.permissionMode },
       });
     }

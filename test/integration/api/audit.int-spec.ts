@@ -82,6 +82,26 @@ describe('audit log', () => {
     expected.push({ action: 'workspace.create', actorUserId: me, actorTokenId: token.id, teamId, targetType: 'workspace', targetId: ws.body.id });
     expect((await owner.client.patch(`/api/v1/workspaces/${ws.body.id}`, { name: 'renamed' })).status).toBe(200);
     expected.push({ action: 'workspace.update', actorUserId: me, teamId, targetType: 'workspace', targetId: ws.body.id });
+    // Agent sessions: who loosened approvals, who approved a command, who stopped a run.
+    const wsForSessions = await owner.client.post(t('/workspaces'), { name: 'audited-sessions' });
+    expected.push({ action: 'workspace.create', actorUserId: me, teamId, targetType: 'workspace', targetId: wsForSessions.body.id });
+    const agent = await owner.client.post(`/api/v1/workspaces/${wsForSessions.body.id}/sessions`, { title: 'audited' });
+    expect(agent.status).toBe(201);
+    expected.push({ action: 'session.create', actorUserId: me, teamId, targetType: 'session', targetId: agent.body.id });
+    expect((await owner.client.patch(`/api/v1/sessions/${agent.body.id}`, { permissionMode: 'bypass' })).status).toBe(200);
+    expected.push({ action: 'session.permission_mode', actorUserId: me, teamId, targetType: 'session', targetId: agent.body.id });
+    const run = await owner.client.post(`/api/v1/sessions/${agent.body.id}/messages`, { content: 'audit me' });
+    expect(run.status).toBe(202);
+    const [permission] = await sql<{ id: string }>(
+      `INSERT INTO "PermissionRequest" (id, "sessionId", "runId", "toolCallId", "toolName", input)
+       VALUES (gen_random_uuid(), $1, $2, 'call-audit', 'run_command', '{}') RETURNING id`,
+      [agent.body.id, run.body.id],
+    );
+    expect((await owner.client.post(`/api/v1/permissions/${permission.id}`, { behavior: 'allow' })).status).toBe(200);
+    expected.push({ action: 'permission.allow', actorUserId: me, teamId, targetType: 'permission', targetId: permission.id });
+    expect((await owner.client.post(`/api/v1/runs/${run.body.id}/cancel`)).status).toBe(202);
+    expected.push({ action: 'run.cancel', actorUserId: me, teamId, targetType: 'run', targetId: run.body.id });
+
     expect((await owner.client.delete(`/api/v1/workspaces/${ws.body.id}`)).status).toBe(204);
     expected.push({ action: 'workspace.delete', actorUserId: me, teamId, targetType: 'workspace', targetId: ws.body.id });
 
@@ -117,6 +137,10 @@ describe('audit log', () => {
     'workspace.create',
     'workspace.update',
     'workspace.delete',
+    'session.create',
+    'session.permission_mode',
+    'permission.allow',
+    'run.cancel',
   ])('should leave exactly one %s entry with its actor, team, target and client ip', async (action) => {
     const e = expected.find((x) => x.action === action);
     if (!e) throw new Error(`the setup did not perform ${action}`);

@@ -102,7 +102,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
     return this.handle(socket, async (state) => {
       const { permissionId, ...decision } = decideSchema.parse(body);
       const grant = await this.access.check(state.principal, 'permission', permissionId, 'member');
-      return this.permissions.decide(state.principal, grant, permissionId, decision);
+      return this.permissions.decide(state.principal, grant, permissionId, decision, socket.handshake.address || null);
     });
   }
 
@@ -111,7 +111,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
     return this.handle(socket, async (state) => {
       const { runId } = cancelSchema.parse(body);
       const grant = await this.access.check(state.principal, 'run', runId, 'member');
-      return this.runs.cancel(state.principal, grant, runId);
+      return this.runs.cancel(state.principal, grant, runId, socket.handshake.address || null);
     });
   }
 
