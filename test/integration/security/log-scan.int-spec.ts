@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { io } from 'socket.io-client';
 import { startStack, TestStack, waitFor } from '../../support/api-harness';
 import { HttpClient, randomEmail, TEST_PASSWORD } from '../../support/http-client';
 import { TEST_LOG_DIR } from '../../support/test-env';
@@ -53,6 +54,17 @@ describe('secrets in logs', () => {
     const ws = await bot.post(`/api/v1/teams/${teamId}/workspaces`, { name: 'log-scan-ws' });
     expect(ws.status).toBe(201);
     await waitFor('the worker to set the workspace up', async () => (await bot.get(`/api/v1/workspaces/${ws.body.id}`)).body.status === 'ready');
+
+    // The same token over Socket.IO, once valid and once tampered with.
+    for (const auth of [{ token }, { token: `${token.slice(0, -3)}xyz` }]) {
+      const socket = io(url, { path: '/api/socket.io', transports: ['websocket'], auth, reconnection: false, forceNew: true });
+      await new Promise<void>((resolve) => {
+        socket.once('ready', () => resolve());
+        socket.once('auth_error', () => resolve());
+        socket.once('connect_error', () => resolve());
+      });
+      socket.disconnect();
+    }
 
     const key = remember('provider key', `sk-${randomUUID().replace(/-/g, '')}`);
     expect((await bot.put(`/api/v1/teams/${teamId}/providers/deepseek`, { apiKey: key })).status).toBe(200);
