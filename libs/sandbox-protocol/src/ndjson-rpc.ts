@@ -17,8 +17,11 @@ export const RPC_APP_ERROR = -32000;
 /** The request was cancelled by the caller (`$/cancel`). */
 export const RPC_CANCELLED = -32800;
 
-/** One JSON line may not exceed this; a longer line is a protocol error, not an OOM. */
-export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+/**
+ * Default cap of one JSON line (characters); a longer line closes the connection instead of growing
+ * memory without bound. Big enough for a 50 MiB file as base64.
+ */
+export const MAX_LINE_BYTES = 96 * 1024 * 1024;
 
 export interface RpcErrorObject {
   code: number;
@@ -69,6 +72,7 @@ export class RpcPeer {
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
+    private readonly maxLineBytes = MAX_LINE_BYTES,
   ) {
     input.on('data', (chunk: Buffer | string) => this.onData(chunk));
     // Half-close: the other side sent everything it will send; answer what is in flight, then close.
@@ -173,7 +177,7 @@ export class RpcPeer {
     if (text) {
       this.parts.push(text);
       this.partsLength += text.length;
-      if (this.partsLength > MAX_LINE_BYTES) this.close(new RpcError(RPC_PARSE_ERROR, 'line too long'));
+      if (this.partsLength > this.maxLineBytes) this.close(new RpcError(RPC_PARSE_ERROR, 'line too long'));
     }
   }
 
