@@ -32,7 +32,7 @@ export function containerCreateOptions(input: ContainerSpecInput): Docker.Contai
     Image: input.image,
     User: input.user,
     WorkingDir: '/workspace',
-    Env: ['HOME=/home/h', 'SANDBOXD_ROOT=/workspace'],
+    Env: ['HOME=/home/h', 'USER=h', 'SHELL=/bin/bash', 'SANDBOXD_ROOT=/workspace'],
     Labels: input.labels,
     HostConfig: {
       Mounts: [{ Type: 'volume', Source: record.volume, Target: '/workspace' }],
