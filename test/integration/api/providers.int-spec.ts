@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ProviderKeyService } from '@h/providers';
 import { startStack, TestStack } from '../../support/api-harness';
+import { recordSecrets } from '../security/secret-registry';
 import { errorCode, ResponseLog, sql, TeamFixture, teamWithRoles } from './team-fixture';
 
 interface CredentialRow {
@@ -19,6 +20,7 @@ describe('team provider keys', () => {
   const newKey = () => {
     const key = `sk-${randomUUID().replace(/-/g, '')}`;
     keys.push(key);
+    recordSecrets(key);
     return key;
   };
   const providerPath = (provider = 'deepseek', teamId = f.teamId) => `/api/v1/teams/${teamId}/providers/${provider}`;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HttpClient, randomEmail, signedUpClient, TEST_PASSWORD } from '../../support/http-client';
+import { recordSecrets } from '../security/secret-registry';
 import { addPerson, createToken, createWorkspace, loggedInClient, Person, Role, ROLES_LOW_TO_HIGH, sql, TeamFixture } from './team-fixture';
 
 // Every route the api serves, with who may call it and how to build a valid request. roles,
@@ -37,7 +38,11 @@ export interface RouteSpec {
 }
 
 const team = (f: TeamFixture) => ({ teamId: f.teamId });
-const PROVIDER_KEY = () => `sk-route-table-${randomUUID()}`;
+const PROVIDER_KEY = () => {
+  const key = `sk-route-table-${randomUUID()}`;
+  recordSecrets(key);
+  return key;
+};
 
 async function expectCreated(res: { status: number; text: string; body: { id: string } }, status: number, what: string): Promise<string> {
   if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text}`);

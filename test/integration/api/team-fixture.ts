@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { HttpClient, HttpResponse, signedUpClient, TEST_PASSWORD } from '../../support/http-client';
 import { TEST_DATABASE_URL } from '../../support/test-env';
+import { recordSecrets } from '../security/secret-registry';
 
 export type Role = 'owner' | 'admin' | 'member' | 'viewer';
 export const ROLES_LOW_TO_HIGH: readonly Role[] = ['viewer', 'member', 'admin', 'owner'];
@@ -80,6 +81,7 @@ export async function createToken(
 ): Promise<{ id: string; secret: string; prefix: string }> {
   const res = await person.client.post(`/api/v1/teams/${teamId}/tokens`, { name: 'test-token', ...body });
   expectStatus(res, 201, 'create token');
+  recordSecrets(res.body.secret);
   return { id: res.body.token.id, secret: res.body.secret, prefix: res.body.token.prefix };
 }
 
