@@ -51,6 +51,18 @@ describe('browser accounts: sign-up, login, logout, CSRF', () => {
       expect(res.text).not.toContain('$argon2');
     });
 
+    it('should answer 400 and create nothing when the name is blank or the password too short', async () => {
+      for (const body of [
+        { email: randomEmail('blank'), password: TEST_PASSWORD, name: '   ' },
+        { email: randomEmail('short'), password: 'short', name: 'Shorty' },
+      ]) {
+        const res = await new HttpClient(stack.url).post('/api/v1/auth/signup', body);
+        expect(res.status).toBe(400);
+        expect(errorCode(res)).toBe('VALIDATION_FAILED');
+        expect(await sql('SELECT id FROM "User" WHERE email = $1', [body.email])).toEqual([]);
+      }
+    });
+
     it('should answer 409 EMAIL_TAKEN when the email exists, whatever its letter case', async () => {
       const { email } = await signedUpClient(stack.url, 'dupe');
       const again = await new HttpClient(stack.url).post('/api/v1/auth/signup', {

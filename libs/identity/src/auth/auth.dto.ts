@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 export class SignupDto {
   @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
@@ -17,6 +17,7 @@ export class SignupDto {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @Matches(/\S/, { message: 'name must not be blank' })
   name: string;
 }
 
