@@ -2,6 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+// Relative import: global setup has no @h/* mapping (the scripted model imports only node and zod).
+import { startScriptedModelServer, type ScriptedModelServer } from '../../libs/scripted-model/src/scripted-model.server';
 import globalSetup from './global-setup';
 import { TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
 
@@ -11,6 +13,7 @@ import { TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
 
 declare global {
   var __H_E2E_PROCS__: ChildProcess[] | undefined;
+  var __H_E2E_MODEL__: ScriptedModelServer | undefined;
 }
 
 function freePort(): Promise<number> {
@@ -48,6 +51,10 @@ export default async function e2eSetup(): Promise<void> {
   }
   mkdirSync(TEST_LOG_DIR, { recursive: true });
   const [apiPort, webPort] = [await freePort(), await freePort()];
+  // The model provider is the one thing replaced: the worker talks to the scripted
+  // OpenAI-compatible server (scenarios in libs/scripted-model/scenarios) over real HTTP.
+  const model = await startScriptedModelServer({ scenarioDir: join(root, 'libs/scripted-model/scenarios') });
+  globalThis.__H_E2E_MODEL__ = model;
   const env = {
     ...process.env,
     NODE_ENV: 'production',
@@ -63,6 +70,7 @@ export default async function e2eSetup(): Promise<void> {
     LOG_FILE: join(TEST_LOG_DIR, 'e2e-stack.log'),
     SANDBOX_NAME_PREFIX: `h-e2e-${process.pid}-`,
     SANDBOX_POOL_SIZE: '0',
+    DEEPSEEK_BASE_URL: model.url,
     ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
     NEXT_TELEMETRY_DISABLED: '1',
   };

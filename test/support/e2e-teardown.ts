@@ -18,5 +18,6 @@ export default async function e2eTeardown(): Promise<void> {
         }),
     ),
   );
+  await globalThis.__H_E2E_MODEL__?.close();
   if (process.env.H_E2E_SANDBOX_PREFIX) await removeSandboxes(process.env.H_E2E_SANDBOX_PREFIX);
 }

@@ -1,13 +1,16 @@
 'use client';
 
 import Link from 'next/link';
+import { Suspense } from 'react';
 import { StatusBadge } from '../../components/status-badge';
 import { Unavailable } from '../../components/unavailable';
 import type { Workspace, WorkspaceStatus } from '../../lib/api-types';
 import { formatDateTime } from '../../lib/format';
+import { canWrite } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';
 import { useApiQuery } from '../../lib/use-api-query';
 import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
+import { WorkspaceAgent } from '../console/workspace-agent';
 import { WorkspaceSettings } from './workspace-settings';
 
 const STATUS_TEXT: Record<WorkspaceStatus, string> = {
@@ -43,6 +46,11 @@ export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
         </div>
         <StatusBadge status={w.status} />
       </div>
+      {w.status === 'ready' ? (
+        <Suspense fallback={<p className="muted">Loading sessions…</p>}>
+          <WorkspaceAgent workspaceId={w.id} canWrite={canWrite(team?.role)} />
+        </Suspense>
+      ) : null}
       <section className="panel" aria-labelledby="workspace-status">
         <h2 id="workspace-status">Status</h2>
         <p aria-live="polite">{STATUS_TEXT[w.status]}</p>

@@ -1,0 +1,99 @@
+'use client';
+
+import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { FormError } from '../../components/form-error';
+import { api } from '../../lib/api-client';
+import type { Run } from '../../lib/agent-types';
+import { makeClientId } from '../../lib/client-id';
+import { useAction } from '../../lib/use-action';
+
+export function Composer({
+  sessionId,
+  canWrite,
+  activeRunId,
+  onPosted,
+}: {
+  sessionId: string;
+  canWrite: boolean;
+  activeRunId: string | null;
+  onPosted: (run: Run) => void;
+}) {
+  const [content, setContent] = useState('');
+  const send = useAction();
+  const cancel = useAction();
+  // One id per message: a retry after a lost answer, or a double submit, names the same message
+  // and the api returns the run it already created instead of starting a second one.
+  const clientMessageId = useRef<string | null>(null);
+  const inputId = useId();
+  const hintId = useId();
+
+  const submit = () => {
+    const text = content.trim();
+    if (!text || send.pending || !canWrite) return;
+    clientMessageId.current ??= makeClientId('msg');
+    void send.run(async () => {
+      const run = await api.post<Run>(`/api/v1/sessions/${encodeURIComponent(sessionId)}/messages`, { content: text, clientMessageId: clientMessageId.current });
+      clientMessageId.current = null;
+      setContent('');
+      onPosted(run);
+    });
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  const onCancel = () => {
+    if (!activeRunId) return;
+    void cancel.run(async () => {
+      await api.post<Run>(`/api/v1/runs/${encodeURIComponent(activeRunId)}/cancel`);
+    });
+  };
+
+  if (!canWrite) return <p className="composer-readonly muted small">Viewers can follow this session but not send messages.</p>;
+
+  return (
+    <form className="composer" onSubmit={onSubmit}>
+      <label htmlFor={inputId} className="visually-hidden">
+        Message to the agent
+      </label>
+      <textarea
+        id={inputId}
+        className="composer-input"
+        rows={3}
+        value={content}
+        placeholder={activeRunId ? 'Send a follow-up; it runs after the current run.' : 'Describe a task for the agent…'}
+        aria-describedby={hintId}
+        disabled={send.pending}
+        onChange={(e) => {
+          setContent(e.target.value);
+          // An edited message is a new message.
+          clientMessageId.current = null;
+        }}
+        onKeyDown={onKeyDown}
+      />
+      <FormError message={send.error ?? cancel.error} />
+      <div className="composer-actions">
+        <span id={hintId} className="muted small">
+          Enter to send, Shift+Enter for a new line
+        </span>
+        {activeRunId ? (
+          <button type="button" className="button button-secondary" onClick={onCancel} disabled={cancel.pending}>
+            {cancel.pending ? 'Cancelling…' : 'Cancel run'}
+          </button>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={send.pending || !content.trim()}>
+          {send.pending ? 'Sending…' : 'Send'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,44 @@
+import type { RunStatus } from '../../lib/agent-types';
+import { cacheHitPercent, formatTokens, type UsageTotals } from './transcript-state';
+
+const COST = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+
+function statusText(status: RunStatus | null, position: number | null, error: string | null): string {
+  switch (status) {
+    case null:
+      return 'Idle';
+    case 'queued':
+      return position ? `Queued (position ${position})` : 'Queued';
+    case 'running':
+      return 'Running';
+    case 'waiting_permission':
+      return 'Waiting for approval';
+    case 'completed':
+      return 'Done';
+    case 'failed':
+      return error ? `Failed: ${error}` : 'Failed';
+    case 'cancelled':
+      return 'Cancelled';
+  }
+}
+
+export function RunStatusLine({ status, position, error, usage }: { status: RunStatus | null; position: number | null; error: string | null; usage: UsageTotals }) {
+  const hit = cacheHitPercent(usage);
+  return (
+    <div className="status-line">
+      <span className={`run-status run-status-${status ?? 'idle'}`} role="status" data-run-status={status ?? 'idle'}>
+        {status === 'running' ? <span className="spinner" aria-hidden="true" /> : <span className="status-dot" aria-hidden="true" />}
+        {statusText(status, position, error)}
+      </span>
+      {usage.requests > 0 ? (
+        <span className="usage" aria-label="Session usage">
+          <span title={`${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens in ${usage.requests} requests`}>
+            {formatTokens(usage.promptTokens + usage.completionTokens)} tokens
+          </span>
+          {hit !== null ? <span>{hit}% cache hit</span> : null}
+          <span>{COST.format(usage.cost)}</span>
+        </span>
+      ) : null}
+    </div>
+  );
+}

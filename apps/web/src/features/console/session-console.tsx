@@ -1,0 +1,111 @@
+'use client';
+
+import { useEffect, useMemo, useState } from 'react';
+import { api } from '../../lib/api-client';
+import type { AgentSession, Run } from '../../lib/agent-types';
+import { Composer } from './composer';
+import { PermissionCard } from './permission-card';
+import { RunStatusLine } from './run-status-line';
+import { TodosPanel } from './todos-panel';
+import { TranscriptView } from './transcript-view';
+import { visibleTurns } from './transcript-state';
+import { useSessionStream } from './use-session-stream';
+
+const POSITION_POLL_MS = 2000;
+
+export const MODE_LABELS: Record<AgentSession['permissionMode'], string> = {
+  approve: 'Ask before changes',
+  bypass: 'Auto-approve',
+  skip: 'Never ask',
+};
+
+export function SessionConsole({ session, canWrite, onActivity }: { session: AgentSession; canWrite: boolean; onActivity: () => void }) {
+  const { state, connection, error } = useSessionStream(session.id);
+  const [position, setPosition] = useState<{ runId: string; position: number | null } | null>(null);
+  const turns = useMemo(() => visibleTurns(state), [state]);
+
+  // The run the status line is about: one in progress if any, else the newest.
+  const runIds = Object.keys(state.runs);
+  const activeRunId =
+    runIds.find((id) => state.runs[id].status === 'running' || state.runs[id].status === 'waiting_permission') ??
+    runIds.find((id) => state.runs[id].status === 'queued') ??
+    null;
+  const shownRunId = activeRunId ?? state.latestRunId;
+  const shown = shownRunId ? state.runs[shownRunId] : null;
+  const queuedRunId = shown?.status === 'queued' ? shownRunId : null;
+
+  // A queued run's place in the team queue is not in the log: ask the api while it waits.
+  useEffect(() => {
+    if (!queuedRunId) return;
+    let stop = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      try {
+        const run = await api.get<Run>(`/api/v1/runs/${encodeURIComponent(queuedRunId)}`);
+        if (!stop) setPosition({ runId: run.id, position: run.position });
+        if (stop || run.status !== 'queued') return;
+      } catch {
+        /* the status line keeps the last known position */
+      }
+      if (!stop) timer = setTimeout(poll, POSITION_POLL_MS);
+    };
+    void poll();
+    return () => {
+      stop = true;
+      clearTimeout(timer);
+    };
+  }, [queuedRunId]);
+
+  // The sessions list shows each session's run status and its title (set by the first message).
+  const shownStatus = shown?.status ?? null;
+  useEffect(() => {
+    if (shownStatus) onActivity();
+  }, [shownStatus, shownRunId, onActivity]);
+
+  return (
+    <section className="console" aria-labelledby="console-title" data-session-id={session.id}>
+      <header className="console-header">
+        <div className="console-heading">
+          <h2 id="console-title">{session.title}</h2>
+          <p className="console-meta muted small">
+            <span>{session.model}</span>
+            <span>{session.thinking ? 'thinking on' : 'thinking off'}</span>
+            <span>{MODE_LABELS[session.permissionMode] ?? session.permissionMode}</span>
+          </p>
+        </div>
+        <RunStatusLine status={shownStatus} position={position?.runId === shownRunId ? position.position : null} error={shown?.error ?? null} usage={state.usage} />
+      </header>
+      {connection === 'reconnecting' ? (
+        <p className="connection-banner" role="status">
+          Connection lost, reconnecting…
+        </p>
+      ) : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="console-body">
+        <div className="console-main">
+          <TranscriptView turns={turns} loading={connection === 'loading'} />
+          {state.pending.length ? (
+            <div className="permission-stack" aria-label="Waiting for approval">
+              {state.pending.map((p) => (
+                <PermissionCard key={p.permissionId} permission={p} canDecide={canWrite} />
+              ))}
+            </div>
+          ) : null}
+          <Composer
+            sessionId={session.id}
+            canWrite={canWrite}
+            activeRunId={activeRunId}
+            onPosted={(run) => run.status === 'queued' && setPosition({ runId: run.id, position: run.position })}
+          />
+        </div>
+        <aside className="console-side">
+          <TodosPanel todos={state.todos} />
+        </aside>
+      </div>
+    </section>
+  );
+}

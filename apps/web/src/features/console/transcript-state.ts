@@ -1,0 +1,300 @@
+import type { DeltaFrame, EventEnvelope, RunStatus, RunUsageData, Todo, ToolCallData } from '../../lib/agent-types';
+
+// The console's view of one session, folded from its event log. Pure functions of the events, so a
+// reload (the log read again from seq 0) rebuilds exactly what the live page showed.
+
+export type ToolStatus = 'pending' | 'waiting' | 'running' | 'ok' | 'error' | 'denied';
+
+export interface ToolItem {
+  kind: 'tool';
+  key: string;
+  toolCallId: string;
+  name: string;
+  arguments: string;
+  status: ToolStatus;
+  result: string | null;
+  durationMs: number | null;
+}
+
+export type TranscriptItem =
+  | { kind: 'user'; key: string; content: string }
+  | { kind: 'assistant'; key: string; content: string | null; reasoning: string | null; streaming?: boolean }
+  | ToolItem
+  | { kind: 'summary'; key: string; summary: string }
+  | { kind: 'notice'; key: string; tone: 'info' | 'error'; text: string }
+  | { kind: 'end'; key: string; status: 'completed' | 'failed' | 'cancelled'; text: string };
+
+/** One run's part of the transcript: its user message and everything the agent did for it. */
+export interface Turn {
+  runId: string | null;
+  /** Seq of the run's first run.started; null while it waits in the queue. */
+  startSeq: number | null;
+  firstSeq: number;
+  items: TranscriptItem[];
+}
+
+export interface PendingPermission {
+  permissionId: string;
+  runId: string | null;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/** The session's totals, summed from the `usage` event of every model request in the log. */
+export type UsageTotals = Omit<RunUsageData, 'reasoningTokens'>;
+
+export interface RunPhase {
+  status: RunStatus;
+  error: string | null;
+}
+
+export interface ConsoleState {
+  lastSeq: number;
+  turns: Turn[];
+  runs: Record<string, RunPhase>;
+  /** The run of the newest user message. */
+  latestRunId: string | null;
+  pending: PendingPermission[];
+  todos: Todo[];
+  summary: string | null;
+  usage: UsageTotals;
+  /** Text streaming from deltas, replaced by the persisted message.assistant when it lands. */
+  live: { runId: string | null; afterSeq: number; text: string; thinking: string } | null;
+  /** Deltas produced before this seq belong to a message the log already holds. */
+  liveFloor: number;
+}
+
+export const EMPTY_USAGE: UsageTotals = { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, cost: 0 };
+
+export const initialConsoleState: ConsoleState = {
+  lastSeq: 0,
+  turns: [],
+  runs: {},
+  latestRunId: null,
+  pending: [],
+  todos: [],
+  summary: null,
+  usage: EMPTY_USAGE,
+  live: null,
+  liveFloor: 0,
+};
+
+type Data = Record<string, unknown>;
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Folds persisted events into the state; events at or below `lastSeq` are ignored (a replay overlap). */
+export function applyEvents(state: ConsoleState, events: readonly EventEnvelope[]): ConsoleState {
+  const fresh = events.filter((e) => e.seq > state.lastSeq).sort((a, b) => a.seq - b.seq);
+  if (!fresh.length) return state;
+  const next: ConsoleState = {
+    ...state,
+    turns: state.turns.map((t) => ({ ...t, items: [...t.items] })),
+    runs: { ...state.runs },
+    pending: [...state.pending],
+    usage: { ...state.usage },
+  };
+  for (const e of fresh) {
+    if (e.seq <= next.lastSeq) continue;
+    applyOne(next, e);
+    next.lastSeq = e.seq;
+  }
+  next.turns.sort(turnOrder);
+  return next;
+}
+
+// Runs are shown in the order they started; a message still waiting in the queue goes last, so a
+// queued message never splits the transcript of the run in progress.
+function turnOrder(a: Turn, b: Turn): number {
+  const sa = a.startSeq ?? Number.MAX_SAFE_INTEGER;
+  const sb = b.startSeq ?? Number.MAX_SAFE_INTEGER;
+  return sa !== sb ? sa - sb : a.firstSeq - b.firstSeq;
+}
+
+function turnFor(state: ConsoleState, e: EventEnvelope): Turn {
+  let turn = state.turns.find((t) => t.runId === e.runId && e.runId !== null);
+  if (!turn) {
+    turn = { runId: e.runId, startSeq: e.runId === null ? e.seq : null, firstSeq: e.seq, items: [] };
+    state.turns.push(turn);
+  }
+  return turn;
+}
+
+function findTool(state: ConsoleState, toolCallId: string): { turn: Turn; index: number } | null {
+  for (const turn of state.turns) {
+    const index = turn.items.findIndex((i) => i.kind === 'tool' && i.toolCallId === toolCallId);
+    if (index >= 0) return { turn, index };
+  }
+  return null;
+}
+
+function updateTool(state: ConsoleState, e: EventEnvelope, toolCallId: string, patch: Partial<ToolItem>, name = ''): void {
+  const found = findTool(state, toolCallId);
+  if (found) {
+    found.turn.items[found.index] = { ...(found.turn.items[found.index] as ToolItem), ...patch };
+    return;
+  }
+  const item: ToolItem = { kind: 'tool', key: `tool-${toolCallId}`, toolCallId, name, arguments: '', status: 'pending', result: null, durationMs: null, ...patch };
+  turnFor(state, e).items.push(item);
+}
+
+function setRun(state: ConsoleState, runId: string | null, status: RunStatus, error: string | null = null): void {
+  if (runId) state.runs[runId] = { status, error };
+}
+
+function endRun(state: ConsoleState, e: EventEnvelope, status: 'completed' | 'failed' | 'cancelled', text: string, error: string | null = null): void {
+  setRun(state, e.runId, status, error);
+  state.pending = state.pending.filter((p) => p.runId !== e.runId);
+  if (state.live && (state.live.runId === e.runId || state.live.runId === null)) state.live = null;
+  state.liveFloor = e.seq;
+  // Calls the run never got to (denied batch, cancel) stop spinning.
+  for (const turn of state.turns) {
+    if (turn.runId !== e.runId) continue;
+    turn.items = turn.items.map((i) => (i.kind === 'tool' && (i.status === 'running' || i.status === 'pending' || i.status === 'waiting') ? { ...i, status: 'error' } : i));
+  }
+  turnFor(state, e).items.push({ kind: 'end', key: `end-${e.seq}`, status, text });
+}
+
+function applyOne(state: ConsoleState, e: EventEnvelope): void {
+  const d = (e.data ?? {}) as Data;
+  switch (e.type) {
+    case 'message.user': {
+      // Harness reminders are for the model, not something a person typed.
+      if (d.synthetic) return;
+      turnFor(state, e).items.push({ kind: 'user', key: `user-${e.seq}`, content: str(d.content) });
+      if (e.runId) {
+        state.latestRunId = e.runId;
+        if (!state.runs[e.runId]) setRun(state, e.runId, 'queued');
+      }
+      return;
+    }
+    case 'run.started': {
+      const turn = turnFor(state, e);
+      if (turn.startSeq === null) turn.startSeq = e.seq;
+      setRun(state, e.runId, 'running');
+      if (!state.latestRunId) state.latestRunId = e.runId;
+      return;
+    }
+    case 'message.assistant': {
+      state.live = null;
+      state.liveFloor = e.seq;
+      const content = strOrNull(d.content);
+      const reasoning = strOrNull(d.reasoningContent);
+      const turn = turnFor(state, e);
+      if ((content && content.trim()) || (reasoning && reasoning.trim())) {
+        turn.items.push({ kind: 'assistant', key: `assistant-${e.seq}`, content, reasoning });
+      }
+      for (const call of (d.toolCalls as ToolCallData[] | undefined) ?? []) {
+        updateTool(state, e, call.id, { name: call.name, arguments: call.arguments }, call.name);
+      }
+      return;
+    }
+    case 'tool.start':
+      updateTool(state, e, str(d.toolCallId), { name: str(d.name), arguments: str(d.arguments), status: 'running' }, str(d.name));
+      return;
+    case 'tool.end': {
+      const found = findTool(state, str(d.toolCallId));
+      const denied = found && (found.turn.items[found.index] as ToolItem).status === 'denied';
+      updateTool(
+        state,
+        e,
+        str(d.toolCallId),
+        { status: denied ? 'denied' : d.isError ? 'error' : 'ok', result: str(d.result), durationMs: typeof d.durationMs === 'number' ? d.durationMs : null },
+        str(d.name),
+      );
+      return;
+    }
+    case 'permission.requested': {
+      const p: PendingPermission = { permissionId: str(d.permissionId), runId: e.runId, toolCallId: str(d.toolCallId), toolName: str(d.toolName), input: d.input };
+      state.pending = [...state.pending.filter((x) => x.permissionId !== p.permissionId), p];
+      updateTool(state, e, p.toolCallId, { status: 'waiting' }, p.toolName);
+      setRun(state, e.runId, 'waiting_permission');
+      return;
+    }
+    case 'permission.resolved': {
+      state.pending = state.pending.filter((x) => x.permissionId !== str(d.permissionId));
+      updateTool(state, e, str(d.toolCallId), { status: d.behavior === 'deny' ? 'denied' : 'pending' }, str(d.toolName));
+      if (!state.pending.some((p) => p.runId === e.runId) && state.runs[e.runId ?? '']?.status === 'waiting_permission') setRun(state, e.runId, 'running');
+      return;
+    }
+    case 'todos.updated':
+      state.todos = (d.todos as Todo[] | undefined) ?? [];
+      return;
+    case 'summary.written':
+      state.summary = str(d.summary);
+      turnFor(state, e).items.push({ kind: 'summary', key: `summary-${e.seq}`, summary: str(d.summary) });
+      return;
+    case 'usage': {
+      const r = (d.request ?? {}) as Partial<RunUsageData>;
+      const u = state.usage;
+      state.usage = {
+        requests: u.requests + 1,
+        promptTokens: u.promptTokens + (r.promptTokens ?? 0),
+        completionTokens: u.completionTokens + (r.completionTokens ?? 0),
+        cacheHitTokens: u.cacheHitTokens + (r.cacheHitTokens ?? 0),
+        cacheMissTokens: u.cacheMissTokens + (r.cacheMissTokens ?? 0),
+        cost: u.cost + (typeof d.cost === 'number' ? d.cost : 0),
+      };
+      return;
+    }
+    case 'compaction':
+      turnFor(state, e).items.push({
+        kind: 'notice',
+        key: `notice-${e.seq}`,
+        tone: 'info',
+        text: `Earlier conversation compacted into a summary (${formatTokens(Number(d.tokensBefore))} → ${formatTokens(Number(d.tokensAfter))} tokens).`,
+      });
+      return;
+    case 'error':
+      turnFor(state, e).items.push({ kind: 'notice', key: `notice-${e.seq}`, tone: 'info', text: `${str(d.message)} (${str(d.code)})` });
+      return;
+    case 'run.done':
+      endRun(state, e, 'completed', 'Run finished.');
+      return;
+    case 'run.failed':
+      endRun(state, e, 'failed', `Run failed: ${str(d.message)}`, str(d.message));
+      return;
+    case 'run.cancelled':
+      endRun(state, e, 'cancelled', 'Run cancelled.');
+      return;
+    default:
+      // prompt.guidance and future types carry nothing a person needs to see here.
+      return;
+  }
+}
+
+/** Adds a live token delta; stale deltas (their message is already in the log) are dropped. */
+export function applyDelta(state: ConsoleState, frame: DeltaFrame): ConsoleState {
+  if (frame.afterSeq < state.liveFloor) return state;
+  const runId = frame.runId ?? state.latestRunId;
+  const live = state.live && state.live.afterSeq === frame.afterSeq ? state.live : { runId, afterSeq: frame.afterSeq, text: '', thinking: '' };
+  const delta = frame.data?.delta ?? '';
+  return {
+    ...state,
+    live: frame.type === 'thinking.delta' ? { ...live, thinking: live.thinking + delta } : { ...live, text: live.text + delta },
+  };
+}
+
+/** The runs' turns with the streaming message appended where it belongs. */
+export function visibleTurns(state: ConsoleState): Turn[] {
+  const live = state.live;
+  if (!live || (!live.text && !live.thinking)) return state.turns;
+  const item: TranscriptItem = { kind: 'assistant', key: `live-${live.afterSeq}`, content: live.text || null, reasoning: live.thinking || null, streaming: true };
+  const index = state.turns.findIndex((t) => t.runId === live.runId);
+  if (index < 0) return [...state.turns, { runId: live.runId, startSeq: null, firstSeq: Number.MAX_SAFE_INTEGER, items: [item] }];
+  return state.turns.map((t, i) => (i === index ? { ...t, items: [...t.items, item] } : t));
+}
+
+export function formatTokens(n: number): string {
+  if (!Number.isFinite(n)) return '0';
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(Math.round(n));
+}
+
+export function cacheHitPercent(u: UsageTotals): number | null {
+  const total = u.cacheHitTokens + u.cacheMissTokens;
+  return total > 0 ? Math.round((u.cacheHitTokens / total) * 100) : null;
+}

@@ -1,0 +1,129 @@
+import type { Locator, Page } from 'playwright-core';
+import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
+import { baseUrl, screenshot, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
+import { loadScenario, readWorkspaceFile, seedWorkspaceFiles, signUpToReadyWorkspace } from './console-helpers';
+
+// The agent console in headless Chromium against the real api, worker, sandbox and web; the model
+// is the project's scripted server replaying fix-failing-test.json (read the code and the test,
+// run it, edit the bug, run it again, summarise). A second browser signed in as the same user
+// watches the same session live.
+const RUN_TIMEOUT_MS = 150_000;
+const MESSAGE = 'The failing test in test/math.test.js needs fixing.';
+
+function transcriptOf(page: Page): Locator {
+  return page.getByRole('region', { name: 'Transcript' });
+}
+
+function runEnd(page: Page): Locator {
+  return transcriptOf(page).locator('[data-run-end]');
+}
+
+describe('agent console', () => {
+  let owner: LaunchedBrowser;
+  let watcher: LaunchedBrowser;
+
+  beforeAll(async () => {
+    owner = await launchBrowser({ baseURL: baseUrl(), viewport: { width: 1440, height: 900 } });
+    watcher = await launchBrowser({ baseURL: baseUrl(), viewport: { width: 1280, height: 860 } });
+  });
+
+  afterAll(async () => {
+    await owner?.close();
+    await watcher?.close();
+  });
+
+  it(
+    'should run the agent with approvals, stream it to a second browser, and rebuild the same transcript after reload',
+    async () => {
+      const page = await owner.context.newPage();
+      const pageErrors = watchPageErrors(page);
+      const { workspaceId } = await signUpToReadyWorkspace(page, uniqueSuffix());
+
+      // A new session in approve mode, with thinking shown.
+      await page.getByRole('button', { name: 'New session' }).click();
+      await page.getByLabel('Model', { exact: true }).selectOption('deepseek-v4-flash');
+      await page.getByLabel(/^Thinking/).check();
+      await page.getByRole('radio', { name: /^Approve/ }).check();
+      await screenshot(page, 'console-new-session');
+      await page.getByRole('button', { name: 'Start session' }).click();
+      await page.waitForURL(/\?session=[0-9a-f-]{36}$/);
+      const sessionUrl = page.url();
+      const sessionId = new URL(sessionUrl).searchParams.get('session') as string;
+      await page.getByText('No messages yet.').waitFor();
+
+      // The workspace holds the scenario's project before the message is sent.
+      seedWorkspaceFiles(workspaceId, loadScenario('fix-failing-test').fixture);
+
+      // The same user in another browser follows the session from before the first message.
+      await watcher.context.addCookies(await owner.context.cookies());
+      const other = await watcher.context.newPage();
+      const otherErrors = watchPageErrors(other);
+      await other.goto(new URL(sessionUrl).pathname + `?session=${sessionId}`);
+      await other.getByText('No messages yet.').waitFor();
+
+      await page.getByLabel('Message to the agent').fill(MESSAGE);
+      await page.getByLabel('Message to the agent').press('Enter');
+      await transcriptOf(page).getByText(MESSAGE).waitFor();
+      await page.locator('.run-status[data-run-status="running"], .run-status[data-run-status="waiting_permission"]').first().waitFor({ timeout: RUN_TIMEOUT_MS });
+      await screenshot(page, 'console-running');
+
+      // Approve each request as it appears; the other browser shows the same card and sees it go.
+      const approved: string[] = [];
+      const allow = page.getByRole('button', { name: 'Allow', exact: true });
+      for (;;) {
+        await runEnd(page).or(allow).first().waitFor({ timeout: RUN_TIMEOUT_MS });
+        if (await runEnd(page).count()) break;
+        const card = page.locator('.permission-card').first();
+        const permissionId = (await card.getAttribute('data-permission-id')) as string;
+        approved.push((await card.locator('.permission-title .mono').innerText()).trim());
+        await other.locator(`[data-permission-id="${permissionId}"]`).waitFor();
+        await page.locator('.run-status[data-run-status="waiting_permission"]').waitFor();
+        if (approved.length === 2) await screenshot(page, 'console-waiting-for-approval');
+        await allow.first().click();
+        await page.locator(`[data-permission-id="${permissionId}"]`).waitFor({ state: 'detached' });
+        await other.locator(`[data-permission-id="${permissionId}"]`).waitFor({ state: 'detached' });
+      }
+      expect(await runEnd(page).getAttribute('data-run-end')).toBe('completed');
+      expect(approved).toEqual(expect.arrayContaining(['run_command', 'edit_file']));
+      expect(approved.filter((t) => t === 'read_file')).toEqual([]);
+
+      // What the agent did, as rows: reads, the failing and the passing test run, the edit.
+      const transcript = transcriptOf(page);
+      expect(await transcript.locator('[data-tool="read_file"]').count()).toBe(2);
+      expect(await transcript.locator('[data-tool="run_command"]').count()).toBe(2);
+      await transcript.locator('[data-tool="read_file"][data-status="ok"]').filter({ hasText: 'src/math.js' }).waitFor();
+      await transcript.locator('[data-tool="edit_file"][data-status="ok"]').filter({ hasText: 'src/math.js' }).waitFor();
+      await transcript.locator('[data-tool="run_command"]').last().filter({ hasText: 'npm test' }).waitFor();
+      expect(await transcript.locator('[data-tool="run_command"]').last().getAttribute('data-status')).toBe('ok');
+      // The last test run's output opens below its row.
+      await transcript.locator('[data-tool="run_command"]').last().locator('summary').click();
+      await transcript.locator('[data-tool="run_command"]').last().locator('pre').filter({ hasText: 'all tests passed' }).waitFor();
+      await transcript.locator('[data-tool="run_command"]').last().locator('summary').click();
+
+      const summary = transcript.getByRole('region', { name: 'Summary' });
+      await summary.getByRole('heading', { name: 'Changes Made' }).waitFor();
+      await summary.locator('code').filter({ hasText: 'src/math.js' }).first().waitFor();
+      await page.locator('.run-status[data-run-status="completed"]').getByText('Done').waitFor();
+      await page.getByLabel('Session usage').getByText(/tokens/).waitFor();
+      await page.getByRole('link', { name: /The failing test in test\/math\.test\.js/ }).locator('[data-run-status="completed"]').waitFor();
+      expect(readWorkspaceFile(workspaceId, 'src/math.js')).toContain('return a + b;');
+      await screenshot(page, 'console-done');
+
+      // The second browser saw the same events live: it ends with the same transcript.
+      await runEnd(other).waitFor({ timeout: RUN_TIMEOUT_MS });
+      await transcriptOf(other).getByRole('region', { name: 'Summary' }).waitFor();
+      const live = await transcript.innerText();
+      expect(await transcriptOf(other).innerText()).toBe(live);
+
+      // A reload rebuilds the transcript from the log alone, identically.
+      await page.reload();
+      await runEnd(page).waitFor();
+      expect(await transcriptOf(page).innerText()).toBe(live);
+      expect(await page.locator('.permission-card').count()).toBe(0);
+
+      expect(pageErrors).toEqual([]);
+      expect(otherErrors).toEqual([]);
+    },
+    RUN_TIMEOUT_MS + 120_000,
+  );
+});
