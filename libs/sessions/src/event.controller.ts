@@ -3,8 +3,9 @@ import { ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger'
 import type { Request, Response } from 'express';
 import { AppConfig } from '@h/config';
 import { EventRepository } from '@h/db';
-import { AppException } from '@h/http';
-import { Access } from '@h/identity';
+import { AppException, SESSION_COOKIE } from '@h/http';
+import { Access, bearerFrom } from '@h/identity';
+import { LiveAccessService } from './realtime/live-access.service';
 import { SessionStreamHub } from './realtime/session-stream.hub';
 import { EventPageDto, EventsQueryDto, StreamQueryDto } from './session.dto';
 
@@ -15,6 +16,7 @@ export class EventController {
     private readonly events: EventRepository,
     private readonly hub: SessionStreamHub,
     private readonly config: AppConfig,
+    private readonly live: LiveAccessService,
   ) {}
 
   @Get()
@@ -63,7 +65,18 @@ export class EventController {
       ephemeral: (f) => res.write(`event: delta\ndata: ${JSON.stringify(f)}\n\n`),
       failed: () => res.end(),
     });
-    const heartbeat = setInterval(() => res.write(`: heartbeat\n\n`), this.config.env.SSE_HEARTBEAT_MS);
+    // Each heartbeat also re-checks the caller: a logout, a revoked token or leaving the team ends
+    // the stream (an EventSource that reconnects then gets the 401/404 itself).
+    const credentials = { bearer: bearerFrom(req.headers.authorization), sessionToken: req.cookies?.[SESSION_COOKIE] };
+    const heartbeat = setInterval(() => {
+      void this.live.verdict(credentials, id).then((v) => {
+        if (closed) return;
+        if (v.ok === false) {
+          close();
+          res.end();
+        } else res.write(`: heartbeat\n\n`);
+      });
+    }, this.config.env.SSE_HEARTBEAT_MS);
     const close = () => {
       if (closed) return;
       closed = true;

@@ -5,6 +5,7 @@ import { RunsModule } from '@h/runs';
 import { EventController } from './event.controller';
 import { PermissionController } from './permission.controller';
 import { PermissionService } from './permission.service';
+import { LiveAccessService } from './realtime/live-access.service';
 import { SessionStreamHub } from './realtime/session-stream.hub';
 import { SessionGateway } from './realtime/session.gateway';
 import { RunService } from './run.service';
@@ -15,7 +16,7 @@ import { UsageService } from './usage.service';
 @Module({
   imports: [IdentityModule, RunsModule],
   controllers: [SessionController, EventController, PermissionController],
-  providers: [SessionService, RunService, PermissionService, UsageService, SessionStreamHub, SessionGateway],
+  providers: [SessionService, RunService, PermissionService, UsageService, SessionStreamHub, SessionGateway, LiveAccessService],
   exports: [SessionStreamHub],
 })
 export class SessionsModule implements OnModuleInit {

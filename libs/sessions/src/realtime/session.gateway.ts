@@ -10,10 +10,12 @@ import {
 import { parse as parseCookie } from 'cookie';
 import type { Socket } from 'socket.io';
 import { z } from 'zod';
+import { AppConfig } from '@h/config';
 import { AppException, mapException, SESSION_COOKIE } from '@h/http';
 import { AccessService, AuthService, bearerFrom, Principal } from '@h/identity';
 import { PermissionService } from '../permission.service';
 import { RunService } from '../run.service';
+import { LiveAccessService, LiveCredentials } from './live-access.service';
 import { SessionStream, SessionStreamHub } from './session-stream.hub';
 
 const subscribeSchema = z.object({ sessionId: z.string().uuid(), afterSeq: z.number().int().min(0).default(0) });
@@ -30,9 +32,10 @@ type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string; messag
 
 interface SocketState {
   principal: Principal;
-  /** What the handshake authenticated with, checked again on every message. */
-  credentials: { bearer?: string; sessionToken?: string };
+  /** What the handshake authenticated with, checked again on every message and on a timer. */
+  credentials: LiveCredentials;
   streams: Map<string, SessionStream>;
+  recheck?: NodeJS.Timeout;
 }
 
 // Server-to-client frames: `event` (a persisted envelope, exactly once, in seq order) and `delta`
@@ -48,12 +51,17 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
     private readonly hub: SessionStreamHub,
     private readonly permissions: PermissionService,
     private readonly runs: RunService,
+    private readonly live: LiveAccessService,
+    private readonly config: AppConfig,
   ) {}
 
   async handleConnection(socket: Socket): Promise<void> {
     try {
       const { principal, credentials } = await this.authenticate(socket);
-      socket.data.h = { principal, credentials, streams: new Map() } satisfies SocketState;
+      const state: SocketState = { principal, credentials, streams: new Map() };
+      state.recheck = setInterval(() => void this.recheck(socket), this.config.env.SSE_HEARTBEAT_MS);
+      state.recheck.unref();
+      socket.data.h = state;
       await socket.join(`user:${principal.userId}`);
       socket.emit('ready', { userId: principal.userId, via: principal.kind });
     } catch (err) {
@@ -65,6 +73,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
 
   handleDisconnect(socket: Socket): void {
     const state = socket.data.h as SocketState | undefined;
+    if (state?.recheck) clearInterval(state.recheck);
     for (const s of state?.streams.values() ?? []) s.close();
     state?.streams.clear();
   }
@@ -113,6 +122,27 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
       const grant = await this.access.check(state.principal, 'run', runId, 'member');
       return this.runs.cancel(state.principal, grant, runId, socket.handshake.address || null);
     });
+  }
+
+  /** Hangs up when the credentials ended; closes each subscription its caller may no longer read. */
+  private async recheck(socket: Socket): Promise<void> {
+    const state = socket.data.h as SocketState | undefined;
+    if (!state) return;
+    const who = await this.live.verdict(state.credentials);
+    if (who.ok === false) {
+      this.handleDisconnect(socket);
+      socket.data.h = undefined;
+      socket.disconnect(true);
+      return;
+    }
+    for (const sessionId of [...state.streams.keys()]) {
+      const v = await this.live.verdict(state.credentials, sessionId);
+      if (v.ok !== false || socket.data.h !== state) continue;
+      state.streams.get(sessionId)?.close();
+      state.streams.delete(sessionId);
+      await socket.leave(`session:${sessionId}`);
+      socket.emit('stream_error', { sessionId, error: { code: v.code, message: v.message } });
+    }
   }
 
   private async handle<T>(socket: Socket, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {

@@ -1,25 +1,30 @@
 import { io, type Socket } from 'socket.io-client';
-import { startStack, TestStack } from '../../support/api-harness';
+import { startStack, TestStack, waitFor } from '../../support/api-harness';
 import { HttpClient } from '../../support/http-client';
 import { newPermission, newRun, newSession } from '../api/route-table';
-import { createToken, loggedInClient, TeamFixture, teamWithRoles } from '../api/team-fixture';
+import { addPerson, createToken, loggedInClient, TeamFixture, teamWithRoles } from '../api/team-fixture';
 
 type Ack = { ok: true; data: unknown } | { ok: false; error: { code: string; message: string } };
 
-// The Socket.IO gateway reaches the same team data as the REST routes (session streams,
-// approvals, cancels), so it must refuse the same people, with the same credentials rules.
-describe('Socket.IO access control', () => {
+const HEARTBEAT_MS = 1000;
+
+// The Socket.IO gateway and the SSE stream reach the same team data as the REST routes (session
+// streams, approvals, cancels), so they must refuse the same people with the same credentials
+// rules, and a live stream must end when the credentials or the membership behind it end.
+describe('live access control (Socket.IO and SSE)', () => {
   let stack: TestStack;
   let f: TeamFixture;
   const sockets: Socket[] = [];
+  const aborts: AbortController[] = [];
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ env: { SSE_HEARTBEAT_MS: String(HEARTBEAT_MS) } });
     f = await teamWithRoles(stack.url, 'socket');
   });
 
   afterAll(async () => {
     for (const s of sockets) s.disconnect();
+    for (const a of aborts) a.abort();
     await stack?.close();
   });
 
@@ -52,6 +57,28 @@ describe('Socket.IO access control', () => {
     const socket = open(options);
     expect(await handshake(socket)).toBe('ready');
     return socket;
+  }
+
+  const cookieHeader = (client: HttpClient) => [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+
+  /** Opens an SSE stream and reads it in the background; `ended()` says whether the server closed it. */
+  async function openLive(path: string, headers: Record<string, string>): Promise<{ status: number; ended: () => boolean }> {
+    const abort = new AbortController();
+    aborts.push(abort);
+    const res = await fetch(stack.url + path, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
+    let done = false;
+    const reader = res.body?.getReader();
+    void (async () => {
+      try {
+        while (reader && !(await reader.read()).done) {
+          /* frames are not the point here */
+        }
+      } catch {
+        /* aborted by the test */
+      }
+      done = true;
+    })();
+    return { status: res.status, ended: () => done };
   }
 
   /** The server hangs up on a socket whose credentials ended. */
@@ -103,7 +130,41 @@ describe('Socket.IO access control', () => {
     expect(code(await ack(socket, 'run.cancel', { runId }))).toBe('UNAUTHENTICATED');
     await closed;
     const run = await f.owner.client.get(`/api/v1/runs/${runId}`);
-    expect(run.body.status).toBe('queued');
+    expect(run.body).toMatchObject({ cancelRequestedAt: null, status: expect.not.stringMatching(/^cancelled$/) });
+  });
+
+  it('should end a live socket subscription once its token is revoked, without a message from the client', async () => {
+    const token = await createToken(f.member, f.teamId, { scopes: ['read'] });
+    const socket = await connected({ token: token.secret });
+    const sessionId = await newSession(f);
+    expect(code(await ack(socket, 'subscribe', { sessionId, afterSeq: 0 }))).toBe('ok');
+    let hungUp = false;
+    socket.once('disconnect', () => (hungUp = true));
+    expect((await f.member.client.delete(`/api/v1/teams/${f.teamId}/tokens/${token.id}`)).status).toBe(204);
+    await waitFor('the server to hang up on the revoked socket', async () => hungUp, 10 * HEARTBEAT_MS);
+  });
+
+  it('should end a live socket subscription once its user leaves the team', async () => {
+    const leaver = await addPerson(stack.url, f.owner, f.teamId, 'viewer', 'socket-leaver');
+    const socket = await connected({ cookiesOf: leaver.client });
+    const sessionId = await newSession(f);
+    expect(code(await ack(socket, 'subscribe', { sessionId, afterSeq: 0 }))).toBe('ok');
+    const ended = new Promise<{ sessionId: string; error: { code: string } }>((resolve) => socket.once('stream_error', resolve));
+    expect((await f.owner.client.delete(`/api/v1/teams/${f.teamId}/members/${leaver.userId}`)).status).toBe(204);
+    expect(await ended).toEqual({ sessionId, error: expect.objectContaining({ code: 'NOT_FOUND' }) });
+  });
+
+  it('should end an SSE stream once its token is revoked, or its user leaves the team', async () => {
+    const token = await createToken(f.member, f.teamId, { scopes: ['read'] });
+    const leaver = await addPerson(stack.url, f.owner, f.teamId, 'viewer', 'sse-leaver');
+    const sessionId = await newSession(f);
+    const path = `/api/v1/sessions/${sessionId}/events/stream`;
+    const streams = [await openLive(path, { authorization: `Bearer ${token.secret}` }), await openLive(path, { cookie: cookieHeader(leaver.client) })];
+    expect(streams.map((s) => s.status)).toEqual([200, 200]);
+
+    expect((await f.member.client.delete(`/api/v1/teams/${f.teamId}/tokens/${token.id}`)).status).toBe(204);
+    expect((await f.owner.client.delete(`/api/v1/teams/${f.teamId}/members/${leaver.userId}`)).status).toBe(204);
+    for (const s of streams) await waitFor('the SSE stream to end', async () => s.ended(), 10 * HEARTBEAT_MS);
   });
 
   it('should refuse and hang up on a socket whose API token was revoked', async () => {
@@ -117,6 +178,6 @@ describe('Socket.IO access control', () => {
     expect(code(await ack(socket, 'run.cancel', { runId }))).toBe('UNAUTHENTICATED');
     await closed;
     const run = await f.owner.client.get(`/api/v1/runs/${runId}`);
-    expect(run.body.status).toBe('queued');
+    expect(run.body).toMatchObject({ cancelRequestedAt: null, status: expect.not.stringMatching(/^cancelled$/) });
   });
 });
