@@ -1,0 +1,63 @@
+import { createServer, IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startStack, TestStack } from '../../support/api-harness';
+
+interface Seen {
+  method: string;
+  url: string;
+  contentType?: string;
+  body: string;
+}
+
+// One URL per team: the api answers /api/* and hands every other path, body untouched, to the
+// Next.js server. A stand-in web server records what reaches it.
+describe('web proxy', () => {
+  let stack: TestStack;
+  let web: Server;
+  const seen: Seen[] = [];
+
+  beforeAll(async () => {
+    web = createServer((req: IncomingMessage, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({ method: req.method ?? '', url: req.url ?? '', contentType: req.headers['content-type'], body: Buffer.concat(chunks).toString() });
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html>web</html>');
+      });
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    stack = await startStack({ env: { WEB_INTERNAL_URL: `http://127.0.0.1:${(web.address() as AddressInfo).port}` } });
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+    await new Promise((resolve) => web?.close(resolve));
+  });
+
+  it('should pass page requests and their bodies (form, JSON, text) through to the web app', async () => {
+    const bodies: [string, string][] = [
+      ['application/x-www-form-urlencoded', 'email=a%40b.test&next=%2Fteams'],
+      ['application/json', '{"action":"save"}'],
+      ['text/plain;charset=UTF-8', '["server-action-args"]'],
+    ];
+    for (const [type, body] of bodies) {
+      const res = await fetch(`${stack.url}/teams/new?x=1`, { method: 'POST', headers: { 'content-type': type }, body });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('<html>web</html>');
+    }
+    expect(seen.map(({ method, url, body }) => ({ method, url, body }))).toEqual(
+      bodies.map(([, body]) => ({ method: 'POST', url: '/teams/new?x=1', body })),
+    );
+    expect((await fetch(`${stack.url}/login`)).status).toBe(200);
+  });
+
+  it('should keep /api for the api: unknown api paths are 404 JSON and never reach the web app', async () => {
+    const before = seen.length;
+    const res = await fetch(`${stack.url}/api/not-a-route`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    const health = await fetch(`${stack.url}/api/health`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(seen.length).toBe(before);
+  });
+});
