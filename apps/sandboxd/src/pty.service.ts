@@ -7,6 +7,7 @@ import {
   PTY_LOW_WATER_BYTES,
   type PtyAttachResult,
   type PtyOpenParams,
+  type PtyInfo,
   type PtyOpenResult,
   type RpcPeer,
 } from '@h/sandbox-protocol';
@@ -85,6 +86,17 @@ export class PtyService {
       void killProcessGroup(proc.pid, 20);
     });
     return { ptyId: s.id, pid: proc.pid };
+  }
+
+  list(): PtyInfo[] {
+    return [...this.sessions.values()].map((s) => ({
+      ptyId: s.id,
+      pid: s.proc.pid,
+      cols: s.proc.cols,
+      rows: s.proc.rows,
+      keepAlive: s.keepAlive,
+      attached: s.peers.size,
+    }));
   }
 
   attach(p: { ptyId: string }, peer: RpcPeer): PtyAttachResult {

@@ -120,6 +120,7 @@ export class SandboxServer {
     on('pty.write', (p) => this.pty.write(p));
     on('pty.resize', (p) => this.pty.resize(p));
     on('pty.close', (p) => this.pty.close(p));
+    on('pty.list', () => this.pty.list());
     peer.onNotification('pty.write', (p) => {
       // Keystrokes as notifications: no response line per key.
       this.lastUse = Date.now();

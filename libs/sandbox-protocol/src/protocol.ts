@@ -142,6 +142,16 @@ export interface PtyAttachResult {
   /** Recent output (bounded), so a re-attaching terminal can redraw. */
   scrollback: string;
 }
+/** A running terminal, so a host that reconnects (api restart) can find kept-alive ones again. */
+export interface PtyInfo {
+  ptyId: string;
+  pid: number;
+  cols: number;
+  rows: number;
+  keepAlive: boolean;
+  /** Connections currently attached. */
+  attached: number;
+}
 /** Notification `pty.output`. Acknowledge with `pty.ack {ptyId, bytes}` once consumed. */
 export interface PtyOutputNotification {
   ptyId: string;
@@ -184,5 +194,6 @@ export interface SandboxMethods {
   'pty.write': [{ ptyId: string; data: string }, null];
   'pty.resize': [{ ptyId: string; cols: number; rows: number }, null];
   'pty.close': [{ ptyId: string }, null];
+  'pty.list': [Record<string, never>, PtyInfo[]];
 }
 export type SandboxMethod = keyof SandboxMethods;

@@ -173,6 +173,8 @@ describe('sandboxd over the exec bridge', () => {
     await waitFor(async () => out.includes('before-attach\r\n'), 10_000, 'first output');
     client.close();
     client = await driver.connect(record);
+    const listed = await client.call('pty.list', {});
+    expect(listed).toContainEqual(expect.objectContaining({ ptyId: term.id, keepAlive: true }));
     const { terminal, scrollback } = await client.attachTerminal(term.id);
     expect(scrollback).toContain('before-attach');
     let more = '';
