@@ -61,11 +61,25 @@ describe('agent console', () => {
       await other.goto(new URL(sessionUrl).pathname + `?session=${sessionId}`);
       await other.getByText('No messages yet.').waitFor();
 
+      // The watcher loses its connection before the message is sent...
+      await watcher.context.setOffline(true);
+      const banner = other.getByText('Connection lost, reconnecting…');
+      await banner.waitFor({ timeout: 60_000 });
+
       await page.getByLabel('Message to the agent').fill(MESSAGE);
       await page.getByLabel('Message to the agent').press('Enter');
       await transcriptOf(page).getByText(MESSAGE).waitFor();
       await page.locator('.run-status[data-run-status="running"], .run-status[data-run-status="waiting_permission"]').first().waitFor({ timeout: RUN_TIMEOUT_MS });
       await screenshot(page, 'console-running');
+
+      // ...and, back online, catches up on what it missed: the message, the reads, the first request.
+      await page.getByRole('button', { name: 'Allow', exact: true }).first().waitFor({ timeout: RUN_TIMEOUT_MS });
+      await screenshot(other, 'console-reconnecting');
+      expect(await transcriptOf(other).getByText(MESSAGE).count()).toBe(0);
+      await watcher.context.setOffline(false);
+      await banner.waitFor({ state: 'detached', timeout: 60_000 });
+      await transcriptOf(other).getByText(MESSAGE).waitFor();
+      await transcriptOf(other).locator('[data-tool="read_file"][data-status="ok"]').nth(1).waitFor();
 
       // Approve each request as it appears; the other browser shows the same card and sees it go.
       const approved: string[] = [];
@@ -95,11 +109,6 @@ describe('agent console', () => {
       await transcript.locator('[data-tool="edit_file"][data-status="ok"]').filter({ hasText: 'src/math.js' }).waitFor();
       await transcript.locator('[data-tool="run_command"]').last().filter({ hasText: 'npm test' }).waitFor();
       expect(await transcript.locator('[data-tool="run_command"]').last().getAttribute('data-status')).toBe('ok');
-      // The last test run's output opens below its row.
-      await transcript.locator('[data-tool="run_command"]').last().locator('summary').click();
-      await transcript.locator('[data-tool="run_command"]').last().locator('pre').filter({ hasText: 'all tests passed' }).waitFor();
-      await transcript.locator('[data-tool="run_command"]').last().locator('summary').click();
-
       const summary = transcript.getByRole('region', { name: 'Summary' });
       await summary.getByRole('heading', { name: 'Changes Made' }).waitFor();
       await summary.locator('code').filter({ hasText: 'src/math.js' }).first().waitFor();
@@ -108,6 +117,14 @@ describe('agent console', () => {
       await page.getByRole('link', { name: /The failing test in test\/math\.test\.js/ }).locator('[data-run-status="completed"]').waitFor();
       expect(readWorkspaceFile(workspaceId, 'src/math.js')).toContain('return a + b;');
       await screenshot(page, 'console-done');
+
+      // The failing test run's output opens below its row.
+      const firstRun = transcript.locator('[data-tool="run_command"]').first();
+      await firstRun.locator('.tool-exit').filter({ hasText: 'exit 1' }).waitFor();
+      await firstRun.locator('summary').click();
+      await firstRun.locator('pre').filter({ hasText: 'expected 5, got -1' }).waitFor();
+      await screenshot(page, 'console-tool-output');
+      await firstRun.locator('summary').click();
 
       // The second browser saw the same events live: it ends with the same transcript.
       await runEnd(other).waitFor({ timeout: RUN_TIMEOUT_MS });

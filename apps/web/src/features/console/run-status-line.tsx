@@ -1,7 +1,6 @@
 import type { RunStatus } from '../../lib/agent-types';
 import { cacheHitPercent, formatTokens, type UsageTotals } from './transcript-state';
-
-const COST = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+import { formatCost } from './usage-panel';
 
 function statusText(status: RunStatus | null, position: number | null, error: string | null): string {
   switch (status) {
@@ -36,7 +35,7 @@ export function RunStatusLine({ status, position, error, usage }: { status: RunS
             {formatTokens(usage.promptTokens + usage.completionTokens)} tokens
           </span>
           {hit !== null ? <span>{hit}% cache hit</span> : null}
-          <span>{COST.format(usage.cost)}</span>
+          <span>{formatCost(usage.cost)}</span>
         </span>
       ) : null}
     </div>

@@ -8,6 +8,7 @@ import { PermissionCard } from './permission-card';
 import { RunStatusLine } from './run-status-line';
 import { TodosPanel } from './todos-panel';
 import { TranscriptView } from './transcript-view';
+import { UsagePanel } from './usage-panel';
 import { visibleTurns } from './transcript-state';
 import { useSessionStream } from './use-session-stream';
 
@@ -104,6 +105,7 @@ export function SessionConsole({ session, canWrite, onActivity }: { session: Age
         </div>
         <aside className="console-side">
           <TodosPanel todos={state.todos} />
+          <UsagePanel usage={state.usage} />
         </aside>
       </div>
     </section>

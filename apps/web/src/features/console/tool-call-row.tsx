@@ -29,7 +29,10 @@ export function ToolCallRow({ item }: { item: ToolItem }) {
       <span className="tool-name">{item.name}</span>
       {arg ? <span className="tool-arg">{arg}</span> : null}
       <span className="visually-hidden">{STATUS_LABEL[item.status]}</span>
-      <span className="tool-meta">{item.status === 'ok' || item.status === 'error' ? formatDuration(item.durationMs) : item.status === 'running' ? '' : STATUS_LABEL[item.status]}</span>
+      <span className="tool-meta">
+        {typeof item.exitCode === 'number' && item.exitCode !== 0 ? <span className="tool-exit">exit {item.exitCode}</span> : null}
+        {item.status === 'ok' || item.status === 'error' ? formatDuration(item.durationMs) : item.status === 'running' ? '' : STATUS_LABEL[item.status]}
+      </span>
     </>
   );
   return (

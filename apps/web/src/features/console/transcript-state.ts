@@ -14,6 +14,8 @@ export interface ToolItem {
   status: ToolStatus;
   result: string | null;
   durationMs: number | null;
+  /** A command's exit code: the call succeeded, but what it ran may have failed. */
+  exitCode?: number | null;
 }
 
 export type TranscriptItem =
@@ -200,7 +202,12 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
         state,
         e,
         str(d.toolCallId),
-        { status: denied ? 'denied' : d.isError ? 'error' : 'ok', result: str(d.result), durationMs: typeof d.durationMs === 'number' ? d.durationMs : null },
+        {
+          status: denied ? 'denied' : d.isError ? 'error' : 'ok',
+          result: str(d.result),
+          durationMs: typeof d.durationMs === 'number' ? d.durationMs : null,
+          ...exitCodeOf(d.data),
+        },
         str(d.name),
       );
       return;
@@ -262,6 +269,11 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
       // prompt.guidance and future types carry nothing a person needs to see here.
       return;
   }
+}
+
+function exitCodeOf(data: unknown): { exitCode?: number | null } {
+  const code = (data as { exitCode?: unknown } | null | undefined)?.exitCode;
+  return typeof code === 'number' || code === null ? { exitCode: code } : {};
 }
 
 /** Adds a live token delta; stale deltas (their message is already in the log) are dropped. */

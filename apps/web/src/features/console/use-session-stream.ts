@@ -60,7 +60,9 @@ export function useSessionStream(sessionId: string): { state: ConsoleState; conn
     const connect = () => {
       const s = io({ path: '/api/socket.io', withCredentials: true, reconnectionDelayMax: 4000 });
       socket = s;
-      s.on('connect', () => subscribe(s));
+      // The server authenticates a new connection asynchronously and says `ready` when done; a
+      // subscribe sent on `connect` can arrive before that and be refused.
+      s.on('ready', () => subscribe(s));
       s.on('event', (e: EventEnvelope) => {
         if (e.sessionId !== sessionId || e.seq <= lastSeq.current) return;
         // The server sends each event once and in order; a hole means a stream was lost, so
