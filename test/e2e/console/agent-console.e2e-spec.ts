@@ -1,6 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
+import { type Locator, type Page, request } from 'playwright-core';
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
-import { baseUrl, screenshot, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
+import { baseUrl, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
 import { loadScenario, readWorkspaceFile, seedWorkspaceFiles, signUpToReadyWorkspace } from './console-helpers';
 
 // The agent console in headless Chromium against the real api, worker, sandbox and web; the model
@@ -142,5 +142,64 @@ describe('agent console', () => {
       expect(otherErrors).toEqual([]);
     },
     RUN_TIMEOUT_MS + 120_000,
+  );
+  it(
+    'should make one run of a double submit, show a viewer the approval card without controls, and cancel a waiting run',
+    async () => {
+      await owner.context.clearCookies();
+      await watcher.context.clearCookies();
+      const signups = await request.newContext({ baseURL: baseUrl() });
+      const viewer = await signUpViaApi(signups, 'Vic Viewer');
+      await signups.dispose();
+
+      const page = await owner.context.newPage();
+      const pageErrors = watchPageErrors(page);
+      const { workspaceId } = await signUpToReadyWorkspace(page, uniqueSuffix(), viewer.email);
+      await page.getByRole('button', { name: 'New session' }).click();
+      await page.getByRole('button', { name: 'Start session' }).click();
+      await page.waitForURL(/\?session=[0-9a-f-]{36}$/);
+      const sessionId = new URL(page.url()).searchParams.get('session') as string;
+      seedWorkspaceFiles(workspaceId, loadScenario('fix-failing-test').fixture);
+
+      // Two submits before the page re-renders (a double click, a retried request) carry one
+      // clientMessageId, so the api starts one run.
+      await page.getByLabel('Message to the agent').fill(MESSAGE);
+      await page.locator('form.composer').evaluate((form: HTMLFormElement) => {
+        form.requestSubmit();
+        form.requestSubmit();
+      });
+      await page.getByRole('button', { name: 'Allow', exact: true }).waitFor({ timeout: RUN_TIMEOUT_MS });
+      const runs = (await (await page.request.get(`/api/v1/sessions/${sessionId}/runs`)).json()) as { items: { id: string }[] };
+      expect(runs.items).toHaveLength(1);
+      expect(await transcriptOf(page).getByText(MESSAGE).count()).toBe(1);
+
+      // A viewer follows the session: the request is shown, but nothing can be decided or sent.
+      const other = await watcher.context.newPage();
+      const otherErrors = watchPageErrors(other);
+      await other.goto('/login');
+      await logIn(other, viewer.email, viewer.password);
+      await other.waitForURL('**/teams');
+      await other.goto(`/workspaces/${workspaceId}?session=${sessionId}`);
+      const card = other.locator('.permission-card');
+      await card.getByText('npm test').waitFor();
+      expect(await card.getByRole('button', { name: 'Allow' }).isDisabled()).toBe(true);
+      expect(await card.getByRole('button', { name: 'Deny' }).isDisabled()).toBe(true);
+      await other.getByText('Viewers can follow this session but not send messages.').waitFor();
+      expect(await other.getByLabel('Message to the agent').count()).toBe(0);
+      expect(await other.getByRole('button', { name: 'New session' }).count()).toBe(0);
+      await screenshot(other, 'console-viewer');
+
+      // Cancelling the waiting run ends it for everyone and takes the request away.
+      await page.getByRole('button', { name: 'Cancel run' }).click();
+      for (const p of [page, other]) {
+        await p.locator('.run-status[data-run-status="cancelled"]').getByText('Cancelled').waitFor();
+        await transcriptOf(p).locator('[data-run-end="cancelled"]').waitFor();
+        await p.locator('.permission-card').waitFor({ state: 'detached' });
+      }
+      expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
+      expect(pageErrors).toEqual([]);
+      expect(otherErrors).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
   );
 });

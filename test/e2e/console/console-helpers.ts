@@ -41,8 +41,11 @@ export function readWorkspaceFile(workspaceId: string, file: string): string {
   return execFileSync('docker', ['exec', '-u', '1000', '-w', '/workspace', container, 'cat', file], { encoding: 'utf8' });
 }
 
-/** From a fresh browser: sign up, create a team with a DeepSeek key, create a workspace and open it once ready. */
-export async function signUpToReadyWorkspace(page: Page, suffix: string): Promise<{ workspaceId: string; workspaceName: string }> {
+/**
+ * From a fresh browser: sign up, create a team with a DeepSeek key (and a viewer, if given), create a
+ * workspace and open it once ready.
+ */
+export async function signUpToReadyWorkspace(page: Page, suffix: string, viewerEmail?: string): Promise<{ workspaceId: string; workspaceName: string }> {
   const teamName = `Console ${suffix}`;
   const workspaceName = `calc-${suffix}`;
   await page.goto('/signup');
@@ -61,6 +64,13 @@ export async function signUpToReadyWorkspace(page: Page, suffix: string): Promis
   await page.getByLabel('API key', { exact: true }).fill(`sk-e2e-${suffix}`);
   await page.getByRole('button', { name: 'Save key' }).click();
   await page.getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
+
+  if (viewerEmail) {
+    await page.getByLabel('Email', { exact: true }).fill(viewerEmail);
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: viewerEmail }).waitFor();
+  }
 
   await page.getByLabel('Workspace name').fill(workspaceName);
   await page.getByRole('button', { name: 'Create workspace' }).click();
