@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import type { SandboxLimits, SandboxRecord } from './sandbox-driver';
+import type { SandboxLimits, SandboxRecord, SandboxSpec } from './sandbox-driver';
 
 export interface ContainerSpecInput {
   record: SandboxRecord;
@@ -52,4 +52,26 @@ export function containerCreateOptions(input: ContainerSpecInput): Docker.Contai
       LogConfig: { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } },
     },
   };
+}
+
+/** The record of an existing container (one whose record was never saved). */
+export function recordFromContainer(spec: SandboxSpec, info: Docker.ContainerInspectInfo, prefix: string, network: string): SandboxRecord {
+  const vol = info.Mounts.find((m) => m.Destination === '/workspace')?.Name ?? `${prefix}vol-${spec.workspaceId}`;
+  return {
+    driver: 'docker',
+    workspaceId: spec.workspaceId,
+    teamId: spec.teamId,
+    name: info.Name.replace(/^\//, ''),
+    volume: vol,
+    containerId: info.Id,
+    image: info.Config.Image,
+    network: info.HostConfig.NetworkMode ?? network,
+    limits: spec.limits,
+    createdAt: info.Created,
+  };
+}
+
+/** A warm-pool container's record: no workspace yet (a claim fills it in). */
+export function poolRecord(name: string, volume: string, image: string, network: string): SandboxRecord {
+  return { driver: 'docker', workspaceId: '', teamId: '', name, volume, image, network, createdAt: new Date().toISOString() };
 }

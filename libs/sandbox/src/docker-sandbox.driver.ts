@@ -12,7 +12,7 @@ import {
   type SandboxSpec,
   type SandboxStatus,
 } from './sandbox-driver';
-import { containerCreateOptions } from './container-spec';
+import { containerCreateOptions, poolRecord, recordFromContainer } from './container-spec';
 import { ignoreStatus, removeVolume, withTimeout } from './docker-utils';
 import { openDockerExecStream, openUnixSocketStream, type SandboxStream } from './transports';
 
@@ -112,7 +112,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       }
       // A container from an earlier attempt whose record was never saved: adopt it.
       const existing = await this.inspect(this.containerName(spec.workspaceId));
-      if (existing) return this.startLocked(this.recordFromContainer(spec, existing));
+      if (existing) return this.startLocked(recordFromContainer(spec, existing, this.prefix, this.network));
       const warm = await this.claimWarm(spec);
       if (warm) return warm;
       const fresh: SandboxRecord = {
@@ -221,16 +221,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     this.poolFilling = (async () => {
       while (!this.closed && this.pool.length < target) {
         const id = randomBytes(6).toString('hex');
-        const record: SandboxRecord = {
-          driver: 'docker',
-          workspaceId: '',
-          teamId: '',
-          name: `${this.prefix}pool-${id}`,
-          volume: `${this.prefix}vol-pool-${id}`,
-          image: this.opts.image,
-          network: this.network,
-          createdAt: new Date().toISOString(),
-        };
+        const record = poolRecord(`${this.prefix}pool-${id}`, `${this.prefix}vol-pool-${id}`, this.opts.image, this.network);
         try {
           await this.create(record, { [LABEL_POOL]: '1' });
           await this.docker.getContainer(record.name).start();
@@ -243,6 +234,7 @@ export class DockerSandboxDriver implements SandboxDriver {
           this.pool.push({ record, client });
         } catch {
           await this.removeQuietly(record);
+          await this.removeVolume(record.volume).catch(() => undefined);
           break; // engine trouble: retry on the next claim rather than spin
         }
       }
@@ -268,10 +260,11 @@ export class DockerSandboxDriver implements SandboxDriver {
         continue;
       }
       const isPool = name.startsWith(`${this.prefix}pool-`);
-      if (isPool && c.State === 'running' && this.pool.length < (this.opts.poolSize ?? 0) && vol) {
+      // Only warm containers of the current image are worth keeping.
+      if (isPool && c.State === 'running' && c.Image === this.opts.image && this.pool.length < (this.opts.poolSize ?? 0) && vol) {
         try {
           const client = await this.openClient(name, false);
-          this.pool.push({ record: this.poolRecord(name, vol), client });
+          this.pool.push({ record: poolRecord(name, vol, this.opts.image, this.network), client });
           usedVolumes.add(vol);
           report.adoptedPool.push(name);
           continue;
@@ -474,26 +467,6 @@ export class DockerSandboxDriver implements SandboxDriver {
     }
   }
 
-  private recordFromContainer(spec: SandboxSpec, info: ContainerInfo): SandboxRecord {
-    const vol = info.Mounts.find((m) => m.Destination === '/workspace')?.Name ?? `${this.prefix}vol-${spec.workspaceId}`;
-    return {
-      driver: 'docker',
-      workspaceId: spec.workspaceId,
-      teamId: spec.teamId,
-      name: info.Name.replace(/^\//, ''),
-      volume: vol,
-      containerId: info.Id,
-      image: info.Config.Image,
-      network: info.HostConfig.NetworkMode ?? this.network,
-      limits: spec.limits,
-      createdAt: info.Created,
-    };
-  }
-
-  private poolRecord(name: string, volume: string): SandboxRecord {
-    return { driver: 'docker', workspaceId: '', teamId: '', name, volume, image: this.opts.image, network: this.network, createdAt: new Date().toISOString() };
-  }
-
   private labelFilters(): string[] {
     return [`${LABEL_MANAGED}=1`, `${LABEL_NAMESPACE}=${this.prefix}`, ...Object.entries(this.opts.extraLabels ?? {}).map(([k, v]) => `${k}=${v}`)];
   }
@@ -502,10 +475,20 @@ export class DockerSandboxDriver implements SandboxDriver {
     return removeVolume(this.docker, name);
   }
 
+  /**
+   * Discards a warm (never claimed by us) container. Its volume goes only if the container was still
+   * there under its pool name: if another process renamed (claimed) it meanwhile, the volume is
+   * that workspace's now.
+   */
   private async removeQuietly(record: SandboxRecord, client?: SandboxClient): Promise<void> {
     client?.close();
     this.dropClient(record.name);
-    await this.docker.getContainer(record.name).remove({ force: true }).catch(() => undefined);
-    await this.removeVolume(record.volume).catch(() => undefined);
+    const gone = await this.docker
+      .getContainer(record.name)
+      .remove({ force: true })
+      .then(() => true)
+      .catch((e: { statusCode?: number }) => e.statusCode !== 404);
+    if (gone) await this.removeVolume(record.volume).catch(() => undefined);
   }
+
 }

@@ -180,6 +180,26 @@ describe('sandbox lifecycle', () => {
     }
   });
 
+  it('should adopt warm containers left by a previous process instead of starting new ones', async () => {
+    const own = testPrefix();
+    const before = await makeDriver(own, { poolSize: 1 });
+    const after = await makeDriver(own, { poolSize: 1 });
+    try {
+      await before.fillPool();
+      const report = await after.reconcile([]);
+      expect(report.adoptedPool).toHaveLength(1);
+      expect(report.removedContainers).toEqual([]);
+      expect(after.warmCount).toBe(1);
+      const record = await after.ensure(spec('adopted'));
+      expect(record.volume).toContain('vol-pool-');
+      expect((await new SandboxWorkspace(() => after.connect(record)).exec('echo ready')).stdout).toBe('ready\n');
+    } finally {
+      await after.close();
+      await before.close();
+      await cleanup(own);
+    }
+  });
+
   it('should remove the container and its files with the workspace', async () => {
     const record = await driver.ensure(spec('doomed'));
     await workspace(record).writeFile('x.txt', 'x');
