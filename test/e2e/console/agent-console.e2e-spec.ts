@@ -58,6 +58,9 @@ describe('agent console', () => {
       await watcher.context.addCookies(await owner.context.cookies());
       const other = await watcher.context.newPage();
       const otherErrors = watchPageErrors(other);
+      // Token deltas are live only (never in the log): count the ones that reach this browser.
+      const deltaFrames: string[] = [];
+      other.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => String(payload).startsWith('42["delta"') && deltaFrames.push(String(payload))));
       await other.goto(new URL(sessionUrl).pathname + `?session=${sessionId}`);
       await other.getByText('No messages yet.').waitFor();
 
@@ -129,6 +132,7 @@ describe('agent console', () => {
       // The second browser saw the same events live: it ends with the same transcript.
       await runEnd(other).waitFor({ timeout: RUN_TIMEOUT_MS });
       await transcriptOf(other).getByRole('region', { name: 'Summary' }).waitFor();
+      expect(deltaFrames.some((f) => f.includes('thinking.delta'))).toBe(true);
       const live = await transcript.innerText();
       expect(await transcriptOf(other).innerText()).toBe(live);
 
