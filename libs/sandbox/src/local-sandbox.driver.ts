@@ -64,8 +64,11 @@ export class LocalSandboxDriver implements SandboxDriver {
 
   async start(record: SandboxRecord): Promise<SandboxRecord> {
     mkdirSync(record.volume, { recursive: true });
-    const running = this.procs.get(record.name);
-    if (!running || running.exitCode !== null || running.signalCode !== null) {
+    const own = this.procs.get(record.name);
+    const ownAlive = own && own.exitCode === null && own.signalCode === null;
+    // Another process (the api next to the worker) may already serve this directory: join it
+    // rather than start a second daemon that would steal its socket.
+    if (!ownAlive && !(await this.openClient(record, 0).catch(() => null))) {
       this.buildOnce();
       const child = spawn(process.execPath, [this.sandboxd, '--root', record.volume, '--socket', this.socketPath(record)], {
         stdio: ['ignore', 'ignore', 'inherit'],
@@ -79,6 +82,7 @@ export class LocalSandboxDriver implements SandboxDriver {
     await this.connect(record);
     return { ...record, unsafe: true };
   }
+
 
   async stop(record: SandboxRecord): Promise<void> {
     this.clients.get(record.name)?.close();
@@ -98,15 +102,23 @@ export class LocalSandboxDriver implements SandboxDriver {
 
   async status(record: SandboxRecord): Promise<SandboxStatus> {
     const p = this.procs.get(record.name);
-    const state = p && p.exitCode === null ? 'running' : existsSync(record.volume) ? 'stopped' : 'missing';
+    const live = (p && p.exitCode === null) || !!(await this.openClient(record, 0).catch(() => null));
+    const state = live ? 'running' : existsSync(record.volume) ? 'stopped' : 'missing';
     return { state, driver: 'local', unsafe: true };
   }
 
   async connect(record: SandboxRecord): Promise<SandboxClient> {
     const open = this.clients.get(record.name);
     if (open && !open.closed) return open;
-    if (!this.procs.has(record.name)) return this.start(record).then(() => this.connect(record));
-    const s = await openUnixSocketStream(this.socketPath(record));
+    const joined = await this.openClient(record, 0).catch(() => null);
+    if (joined) return joined;
+    if (!this.procs.has(record.name)) await this.start(record);
+    return this.clients.get(record.name) ?? this.openClient(record, 10_000);
+  }
+
+  /** Connects to the directory's daemon; `waitMs` 0 = one attempt (is one running?). */
+  private async openClient(record: SandboxRecord, waitMs: number): Promise<SandboxClient> {
+    const s = await openUnixSocketStream(this.socketPath(record), waitMs);
     const client = new SandboxClient(s.input, s.output, () => s.dispose?.());
     await client.call('health', {});
     this.clients.set(record.name, client);
@@ -115,6 +127,7 @@ export class LocalSandboxDriver implements SandboxDriver {
     });
     return client;
   }
+
 
   async claimWarm(): Promise<SandboxRecord | null> {
     return null; // starting a local daemon is already cheap

@@ -37,6 +37,19 @@ describe(LocalSandboxDriver.name, () => {
     expect(await driver.status(record)).toEqual({ state: 'running', driver: 'local', unsafe: true });
   });
 
+  it('should let a second process join the running daemon instead of starting a rival', async () => {
+    const other = new LocalSandboxDriver({ baseDir: base, multiUser: false });
+    try {
+      const mine = await driver.connect(record);
+      await new SandboxWorkspace(async () => mine).writeFile('shared.txt', 'one daemon');
+      const theirs = await other.connect(await other.ensure({ workspaceId: 'local-ws', teamId: 'team-test' }));
+      expect((await theirs.call('health', {})).pid).toBe((await mine.call('health', {})).pid);
+      expect((await theirs.call('fs.read', { path: 'shared.txt' })).content).toBe('one daemon');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('should come back after a stop on next use, with the directory intact', async () => {
     const ws = new SandboxWorkspace(() => driver.connect(record));
     await ws.writeFile('persist.txt', 'kept');
