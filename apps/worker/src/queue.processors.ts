@@ -1,8 +1,9 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@h/config';
 import type { Job } from 'bullmq';
-import { QueueName } from '@h/jobs';
+import { JobName, QueueName } from '@h/jobs';
+import { RunDispatcher } from '@h/runs';
 import { JobDispatcher } from './job-dispatcher.service';
 
 // One BullMQ processor per queue; each hands jobs to the dispatcher by name.
@@ -51,8 +52,30 @@ const runLockMs = Number(process.env.RUN_LOCK_MS) || 15000;
 export class AgentQueueProcessor extends DispatchingProcessor {
   protected readonly logger = new Logger(AgentQueueProcessor.name);
 
-  constructor(dispatcher: JobDispatcher, config: AppConfig) {
+  constructor(
+    dispatcher: JobDispatcher,
+    config: AppConfig,
+    private readonly runs: RunDispatcher,
+  ) {
     super(dispatcher, config);
+  }
+
+  // Runs after BullMQ removed the finished job, so a run re-admitted meanwhile can get its job now.
+  @OnWorkerEvent('completed')
+  onCompleted(job: Job): void {
+    this.afterRunJob(job);
+  }
+
+  @OnWorkerEvent('failed')
+  onFailed(job: Job | undefined): void {
+    if (job) this.afterRunJob(job);
+  }
+
+  private afterRunJob(job: Job): void {
+    if (job.name !== JobName.AgentRun) return;
+    const runId = (job.data as { runId?: string }).runId;
+    if (!runId) return;
+    this.runs.afterJob(runId).catch((err) => this.logger.error({ runId, err }, 'could not enqueue the re-admitted run'));
   }
 }
 

@@ -6,6 +6,7 @@ import { DbModule } from '@h/db';
 import { createLogger } from '@h/http';
 import { JobsModule } from '@h/jobs';
 import { RunnerModule } from '@h/runner';
+import { RunsModule } from '@h/runs';
 import { JobDispatcher } from './job-dispatcher.service';
 import { QUEUE_PROCESSORS } from './queue.processors';
 
@@ -21,6 +22,7 @@ export class WorkerModule {
         DbModule,
         JobsModule.forRoot(),
         RunnerModule,
+        RunsModule,
       ],
       providers: [JobDispatcher, ...QUEUE_PROCESSORS],
     };

@@ -31,6 +31,18 @@ export class RunDispatcher {
   }
 
   /**
+   * Called when a run's job has finished. A run admitted again while that job was still active
+   * (e.g. a decision that arrived before the run was parked) got no job of its own: BullMQ ignores
+   * an add whose job id is still taken. The id is free now, so it is enqueued here; a run that is
+   * not running, or already has its job, is left alone (the add is then a no-op).
+   */
+  async afterJob(runId: string): Promise<void> {
+    const run = await this.runs.findById(runId);
+    if (run?.status !== 'running') return;
+    await this.jobs.enqueue(JobName.AgentRun, { runId }, { jobId: runJobId(runId) });
+  }
+
+  /**
    * Heals what a crash or a Redis restart can leave behind: queued runs nobody admitted, and runs
    * marked running whose job is gone. Safe to run on every worker at any time.
    */
