@@ -91,8 +91,8 @@ export async function startRun(
 
 /** Runs a shell command in the workspace's sandbox (as the agent's tools would). */
 export async function sandboxExec(stack: TestStack, world: RunWorld, command: string): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  const manager = stack.worker!.get(SandboxManager);
-  const { workspace } = await manager.open({ id: world.workspaceId, teamId: world.teamId, networkEnabled: false });
+  if (!stack.worker) throw new Error('sandboxExec needs a stack started with a worker');
+  const { workspace } = await stack.worker.get(SandboxManager).open({ id: world.workspaceId, teamId: world.teamId, networkEnabled: false });
   return workspace.exec(command, { timeoutMs: 15000 });
 }
 
@@ -102,7 +102,10 @@ export function scenario(name: string, firstUserMessageContains: string, turns: 
 }
 
 /** The turn that ends a run that used tools: write_summary and task_complete batched. */
-export function finishTurn(expect: ScenarioTurn['expect'] = {}, summary = '### Changes Made\n- none'): ScenarioTurn {
+export function finishTurn(
+  expect: ScenarioTurn['expect'] = {},
+  summary = '### Changes Made\n- none: nothing in the workspace changed.\n\n### Verification\n- checked the tool results.\n\n### Outcome\n- the scripted task is finished.',
+): ScenarioTurn {
   return {
     expect,
     toolCalls: [

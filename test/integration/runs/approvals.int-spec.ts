@@ -1,0 +1,269 @@
+import { join } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import { builtinScenarioDir, loadScenarioFile, startScriptedModelServer } from '@h/scripted-model';
+import { createWorker } from '../../../apps/worker/src/bootstrap';
+import { startStack, TestStack, waitFor } from '../../support/api-harness';
+import {
+  allEvents,
+  createRunWorld,
+  finishTurn,
+  readWorkspaceFile,
+  RunWorld,
+  sandboxExec,
+  scenario,
+  ScriptedServer,
+  seedWorkspace,
+  startRun,
+  waitForPendingPermission,
+  waitForRunStatus,
+} from '../../support/run-fixtures';
+import { addPerson, errorCode } from '../api/team-fixture';
+import { connectSocket, emitAck } from './stream-clients';
+
+const FIX_PROMPT = 'The failing test in test/math.test.js needs fixing.';
+const fixScenario = loadScenarioFile(join(builtinScenarioDir(), 'fix-failing-test.json'));
+
+const denyScenario = scenario(
+  'approvals-deny',
+  'approvals: try things I will refuse',
+  [
+    { expect: { lastMessageRole: 'user' }, toolCalls: [{ name: 'run_command', arguments: { command: 'echo ran > ran-marker.txt' } }] },
+    {
+      expect: { lastMessageRole: 'tool', lastMessageContains: ['Denied', 'not on this branch'] },
+      toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'original', new_string: 'changed' } }],
+    },
+    finishTurn({ lastMessageRole: 'tool', lastMessageContains: 'Denied' }),
+  ],
+  { 'notes.txt': 'original\n' },
+);
+
+const editedScenario = scenario('approvals-edited-input', 'approvals: run the command I will edit', [
+  { expect: { lastMessageRole: 'user' }, toolCalls: [{ name: 'run_command', arguments: { command: 'echo original-command | tee which.txt' } }] },
+  finishTurn({ lastMessageRole: 'tool', lastMessageContains: 'edited-command' }),
+]);
+
+const oneCommandScenario = scenario('approvals-one-command', 'approvals: one command to approve', [
+  { expect: { lastMessageRole: 'user' }, toolCalls: [{ name: 'run_command', arguments: { command: 'echo approved-once' } }] },
+  finishTurn({ lastMessageRole: 'tool', lastMessageContains: 'approved-once' }),
+]);
+
+describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
+  let model: ScriptedServer;
+  let stack: TestStack;
+  // startStack's close() knows only the worker it started; a replacement is closed here.
+  let replacementWorker: INestApplicationContext | undefined;
+
+  beforeAll(async () => {
+    model = await startScriptedModelServer({ scenarios: [fixScenario, denyScenario, editedScenario, oneCommandScenario], demo: false });
+    stack = await startStack({ worker: true, env: { DEEPSEEK_BASE_URL: model.url } });
+  });
+
+  afterAll(async () => {
+    await replacementWorker?.close();
+    await stack?.close();
+    await model?.close();
+  });
+
+  afterEach(() => {
+    const failures = [...model.failures];
+    model.reset();
+    expect(failures).toEqual([]);
+  });
+
+  /** Answers every permission request of the run over REST until it ends; returns the tools asked about. */
+  async function allowAllOverRest(world: RunWorld, sessionId: string, runId: string): Promise<string[]> {
+    const asked: string[] = [];
+    for (;;) {
+      const run = await waitForRunStatus(world.client, runId, ['waiting_permission', 'completed', 'failed', 'cancelled'], 30000);
+      if (run.status !== 'waiting_permission') return asked;
+      const request = await waitForPendingPermission(world.client, sessionId, runId);
+      asked.push(request.toolName);
+      const res = await world.client.post(`/api/v1/permissions/${request.id}`, { behavior: 'allow' });
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('allowed');
+    }
+  }
+
+  it('should ask before run_command and edit_file (never before reads) and finish the fix when allowed over REST', async () => {
+    const world = await createRunWorld(stack, 'appr-rest');
+    await seedWorkspace(stack, world, fixScenario.fixture ?? {});
+    const { sessionId, runId } = await startRun(world, FIX_PROMPT, { permissionMode: 'approve' });
+
+    const asked = await allowAllOverRest(world, sessionId, runId);
+    expect(asked).toEqual(['run_command', 'edit_file', 'run_command']);
+    expect((await world.client.get(`/api/v1/runs/${runId}`)).body.status).toBe('completed');
+    expect(await readWorkspaceFile(stack, world, 'src/math.js')).toContain('return a + b;');
+
+    const events = await allEvents(world.client, sessionId);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const requested = events.filter((e) => e.type === 'permission.requested');
+    expect(requested.map((e) => e.data.toolName)).toEqual(['run_command', 'edit_file', 'run_command']);
+    expect(events.filter((e) => e.type === 'permission.resolved').map((e) => e.data.behavior)).toEqual(['allow', 'allow', 'allow']);
+    // Every gated tool started only after its decision was recorded.
+    for (const req of requested) {
+      const resolvedAt = events.find((e) => e.type === 'permission.resolved' && e.data.toolCallId === req.data.toolCallId).seq;
+      const startedAt = events.find((e) => e.type === 'tool.start' && e.data.toolCallId === req.data.toolCallId).seq;
+      expect(startedAt).toBeGreaterThan(resolvedAt);
+    }
+    const perms = await world.client.get(`/api/v1/sessions/${sessionId}/permissions`);
+    expect(perms.body.items.map((p: any) => [p.toolName, p.status, p.decidedById])).toEqual([
+      ['run_command', 'allowed', world.userId],
+      ['edit_file', 'allowed', world.userId],
+      ['run_command', 'allowed', world.userId],
+    ]);
+  });
+
+  it('should resume and finish when each request is allowed over Socket.IO as soon as it arrives', async () => {
+    const world = await createRunWorld(stack, 'appr-sock');
+    await seedWorkspace(stack, world, fixScenario.fixture ?? {});
+    const socket = await connectSocket(stack.url, { cookieOf: world.client });
+    try {
+      const created = await world.client.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: 'approve' });
+      const sessionId = created.body.id;
+      const acks: Promise<any>[] = [];
+      socket.on('event', (e: any) => {
+        if (e.type === 'permission.requested') acks.push(emitAck(socket, 'permission.decide', { permissionId: e.data.permissionId, behavior: 'allow' }));
+      });
+      const sub = await emitAck(socket, 'subscribe', { sessionId, afterSeq: 0 });
+      expect(sub.ok).toBe(true);
+      const { runId } = await startRun(world, FIX_PROMPT, { sessionId });
+
+      const run = await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 30000);
+      expect(run.status).toBe('completed');
+      const answers = await Promise.all(acks);
+      expect(answers.map((a) => [a.ok, a.data?.toolName, a.data?.status])).toEqual([
+        [true, 'run_command', 'allowed'],
+        [true, 'edit_file', 'allowed'],
+        [true, 'run_command', 'allowed'],
+      ]);
+      expect(await readWorkspaceFile(stack, world, 'src/math.js')).toContain('return a + b;');
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('should never run a denied tool and tell the agent it was denied, with the message', async () => {
+    const world = await createRunWorld(stack, 'appr-deny');
+    await seedWorkspace(stack, world, denyScenario.fixture ?? {});
+    const { sessionId, runId } = await startRun(world, 'approvals: try things I will refuse', { permissionMode: 'approve' });
+
+    const command = await waitForPendingPermission(world.client, sessionId, runId);
+    expect(command.toolName).toBe('run_command');
+    const denied = await world.client.post(`/api/v1/permissions/${command.id}`, { behavior: 'deny', message: 'not on this branch' });
+    expect(denied.status).toBe(200);
+    expect(denied.body.status).toBe('denied');
+
+    const edit = await waitForPendingPermission(world.client, sessionId, runId);
+    expect(edit.toolName).toBe('edit_file');
+    expect((await world.client.post(`/api/v1/permissions/${edit.id}`, { behavior: 'deny' })).status).toBe(200);
+
+    const run = await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 30000);
+    expect(run.status).toBe('completed');
+    expect(await readWorkspaceFile(stack, world, 'notes.txt')).toBe('original\n');
+    expect((await sandboxExec(stack, world, 'test -e ran-marker.txt')).exitCode).not.toBe(0);
+
+    const events = await allEvents(world.client, sessionId);
+    expect(events.filter((e) => e.type === 'tool.start')).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ name: 'write_summary' }) }),
+      expect.objectContaining({ data: expect.objectContaining({ name: 'task_complete' }) }),
+    ]);
+    const ends = events.filter((e) => e.type === 'tool.end' && ['run_command', 'edit_file'].includes(e.data.name));
+    expect(ends.map((e) => [e.data.name, e.data.isError])).toEqual([
+      ['run_command', true],
+      ['edit_file', true],
+    ]);
+    expect(ends[0].data.result).toContain('Denied by the user: not on this branch');
+    expect(ends[1].data.result).toContain('Denied by the user');
+  });
+
+  it('should run the edited arguments when a decision carries updatedInput', async () => {
+    const world = await createRunWorld(stack, 'appr-edit');
+    const { sessionId, runId } = await startRun(world, 'approvals: run the command I will edit', { permissionMode: 'approve' });
+    const request = await waitForPendingPermission(world.client, sessionId, runId);
+    expect(request.input).toEqual({ command: 'echo original-command | tee which.txt' });
+
+    const res = await world.client.post(`/api/v1/permissions/${request.id}`, {
+      behavior: 'allow',
+      updatedInput: { command: 'echo edited-command | tee which.txt' },
+    });
+    expect(res.status).toBe(200);
+    expect((await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 30000)).status).toBe('completed');
+    expect(await readWorkspaceFile(stack, world, 'which.txt')).toBe('edited-command\n');
+
+    const events = await allEvents(world.client, sessionId);
+    const start = events.find((e) => e.type === 'tool.start' && e.data.name === 'run_command');
+    expect(JSON.parse(start.data.arguments)).toEqual({ command: 'echo edited-command | tee which.txt' });
+    const resolved = events.find((e) => e.type === 'permission.resolved');
+    expect(resolved.data.updatedInput).toEqual({ command: 'echo edited-command | tee which.txt' });
+  });
+
+  it('should answer a second decision with 409 ALREADY_DECIDED and refuse a viewer with 403', async () => {
+    const world = await createRunWorld(stack, 'appr-twice');
+    const viewer = await addPerson(stack.url, { client: world.client, email: '', userId: world.userId }, world.teamId, 'viewer', 'appr-viewer');
+    const { sessionId, runId } = await startRun(world, 'approvals: one command to approve', { permissionMode: 'approve' });
+    const request = await waitForPendingPermission(world.client, sessionId, runId);
+
+    // A viewer may watch the request but not answer it, over REST or over the socket.
+    expect((await viewer.client.get(`/api/v1/sessions/${sessionId}/permissions?status=pending`)).body.items).toHaveLength(1);
+    const refused = await viewer.client.post(`/api/v1/permissions/${request.id}`, { behavior: 'allow' });
+    expect(refused.status).toBe(403);
+    expect(errorCode(refused)).toBe('FORBIDDEN');
+    const viewerSocket = await connectSocket(stack.url, { cookieOf: viewer.client });
+    try {
+      const ack = await emitAck(viewerSocket, 'permission.decide', { permissionId: request.id, behavior: 'allow' });
+      expect(ack).toEqual({ ok: false, error: expect.objectContaining({ code: 'FORBIDDEN' }) });
+    } finally {
+      viewerSocket.disconnect();
+    }
+    expect((await world.client.get(`/api/v1/runs/${runId}`)).body.status).toBe('waiting_permission');
+
+    expect((await world.client.post(`/api/v1/permissions/${request.id}`, { behavior: 'allow' })).status).toBe(200);
+    const again = await world.client.post(`/api/v1/permissions/${request.id}`, { behavior: 'deny' });
+    expect(again.status).toBe(409);
+    expect(errorCode(again)).toBe('ALREADY_DECIDED');
+
+    expect((await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 30000)).status).toBe('completed');
+    const events = await allEvents(world.client, sessionId);
+    expect(events.filter((e) => e.type === 'permission.resolved')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'tool.start' && e.data.name === 'run_command')).toHaveLength(1);
+  });
+
+  it.each(['bypass', 'skip'] as const)('should never create a permission request in %s mode', async (mode) => {
+    const world = await createRunWorld(stack, `appr-${mode}`);
+    await seedWorkspace(stack, world, fixScenario.fixture ?? {});
+    const { sessionId, runId } = await startRun(world, FIX_PROMPT, { permissionMode: mode });
+    const run = await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled', 'waiting_permission'], 30000);
+    expect(run.status).toBe('completed');
+    expect(await readWorkspaceFile(stack, world, 'src/math.js')).toContain('return a + b;');
+    const events = await allEvents(world.client, sessionId);
+    expect(events.filter((e) => e.type.startsWith('permission.'))).toEqual([]);
+    expect(events.filter((e) => e.type === 'tool.start').map((e) => e.data.name)).toEqual(
+      expect.arrayContaining(['run_command', 'edit_file']),
+    );
+    expect((await world.client.get(`/api/v1/sessions/${sessionId}/permissions`)).body.items).toEqual([]);
+  });
+
+  it('should resume and complete when the decision comes after the worker was restarted', async () => {
+    const world = await createRunWorld(stack, 'appr-restart');
+    await seedWorkspace(stack, world, fixScenario.fixture ?? {});
+    const { sessionId, runId } = await startRun(world, FIX_PROMPT, { permissionMode: 'approve' });
+    const first = await waitForPendingPermission(world.client, sessionId, runId);
+    expect(first.toolName).toBe('run_command');
+
+    // The wait lives in Postgres: a new worker process (context) answers for the old one.
+    await stack.worker?.close();
+    replacementWorker = await createWorker(stack.config);
+    stack.worker = replacementWorker;
+
+    const res = await world.client.post(`/api/v1/permissions/${first.id}`, { behavior: 'allow' });
+    expect(res.status).toBe(200);
+    const rest = await allowAllOverRest(world, sessionId, runId);
+    expect(rest).toEqual(['edit_file', 'run_command']);
+    expect((await world.client.get(`/api/v1/runs/${runId}`)).body.status).toBe('completed');
+    expect(await readWorkspaceFile(stack, world, 'src/math.js')).toContain('return a + b;');
+    const events = await allEvents(world.client, sessionId);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'tool.end' && e.data.name === 'run_command').at(-1).data.result).toContain('all tests passed');
+    await waitFor('nothing left to admit', async () => (await world.client.get(`/api/v1/sessions/${sessionId}/state`)).body.activeRunId === null);
+  });
+});
