@@ -119,6 +119,9 @@ describe('agent console', () => {
       await page.getByLabel('Session usage').getByText(/tokens/).waitFor();
       await page.getByRole('link', { name: /The failing test in test\/math\.test\.js/ }).locator('[data-run-status="completed"]').waitFor();
       expect(readWorkspaceFile(workspaceId, 'src/math.js')).toContain('return a + b;');
+      // The transcript followed the run to its end without anyone scrolling it.
+      expect(await transcript.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(48);
+      expect(await transcript.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
       await screenshot(page, 'console-done');
 
       // The failing test run's output opens below its row.

@@ -111,4 +111,16 @@ describe('console transcript state', () => {
     expect(state.turns[0].items.find((i) => i.kind === 'tool')).toMatchObject({ status: 'error' });
     expect(state.turns[0].items.at(-1)).toMatchObject({ kind: 'end', status: 'failed', text: 'Run failed: The provider refused the key.' });
   });
+
+  it('should show the newest plan the agent wrote', () => {
+    seq = 0;
+    const state = applyEvents(initialConsoleState, [
+      ev('r1', 'todos.updated', { todos: [{ content: 'Read the test', status: 'in_progress' }] }),
+      ev('r1', 'todos.updated', { todos: [{ content: 'Read the test', status: 'completed' }, { content: 'Fix add()', status: 'pending' }] }),
+    ]);
+    expect(state.todos).toEqual([
+      { content: 'Read the test', status: 'completed' },
+      { content: 'Fix add()', status: 'pending' },
+    ]);
+  });
 });
