@@ -9,6 +9,7 @@ import {
   LocalSandboxDriver,
   SandboxDriver,
   SandboxRecord,
+  sandboxRecordSchema,
   SandboxWorkspace,
 } from '@h/sandbox';
 
@@ -28,7 +29,11 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     // Building the image can take minutes on a new machine: never hold up the worker's boot.
     void this.driver()
       .then(async (driver) => {
-        const report = await driver.reconcile((await this.sandboxes.listRecords()) as unknown as SandboxRecord[]);
+        const known = (await this.sandboxes.listRecords()).flatMap((r) => {
+          const parsed = sandboxRecordSchema.safeParse(r);
+          return parsed.success ? [parsed.data as SandboxRecord] : [];
+        });
+        const report = await driver.reconcile(known);
         if (report.removedContainers.length) this.logger.warn({ removed: report.removedContainers }, 'removed orphan sandboxes');
       })
       .catch((err) => this.logger.error({ err }, 'sandbox driver failed to start; runs will fail until it is fixed'));
@@ -70,7 +75,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     const stored = await this.sandboxes.find(workspace.id);
     const record = await driver.ensure(
       { workspaceId: workspace.id, teamId: workspace.teamId, network: workspace.networkEnabled ? 'bridge' : 'none' },
-      stored && stored.driver === driver.kind ? (stored.record as unknown as SandboxRecord) : null,
+      stored && stored.driver === driver.kind ? this.parseRecord(stored.record) : null,
     );
     await this.sandboxes.save({
       workspaceId: workspace.id,
@@ -82,6 +87,12 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       image: record.image ?? 'local',
     });
     return { workspace: new SandboxWorkspace(() => driver.connect(record)), record };
+  }
+
+  /** A stored record, or null when it no longer matches the driver's schema (then it is re-created). */
+  parseRecord(value: unknown): SandboxRecord | null {
+    const parsed = sandboxRecordSchema.safeParse(value);
+    return parsed.success ? (parsed.data as SandboxRecord) : null;
   }
 
   async teardown(record: SandboxRecord): Promise<void> {

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { WorkspaceRepository } from '@h/db';
 import { JobName, JobPayload, OnJob } from '@h/jobs';
-import type { SandboxRecord } from '@h/sandbox';
 import { SandboxManager } from './sandbox-manager.service';
 
 // A new workspace gets its sandbox right away (from the warm pool when one is ready), so the first
@@ -35,8 +34,9 @@ export class WorkspaceLifecycleJob {
 
   @OnJob(JobName.WorkspaceTeardown)
   async teardown({ workspaceId, record }: JobPayload<JobName.WorkspaceTeardown>): Promise<void> {
-    if (!record) return;
-    await this.sandboxes.teardown(record as unknown as SandboxRecord);
+    const parsed = record ? this.sandboxes.parseRecord(record) : null;
+    if (!parsed) return;
+    await this.sandboxes.teardown(parsed);
     this.logger.log({ workspaceId }, 'workspace sandbox removed');
   }
 }
