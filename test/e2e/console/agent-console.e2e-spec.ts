@@ -161,7 +161,7 @@ describe('agent console', () => {
 
       const page = await owner.context.newPage();
       const pageErrors = watchPageErrors(page);
-      const { workspaceId } = await signUpToReadyWorkspace(page, uniqueSuffix(), viewer.email);
+      const { workspaceId } = await signUpToReadyWorkspace(page, uniqueSuffix(), { viewerEmail: viewer.email });
       await page.getByRole('button', { name: 'New session' }).click();
       await page.getByRole('button', { name: 'Start session' }).click();
       await page.waitForURL(/\?session=[0-9a-f-]{36}$/);
@@ -209,4 +209,24 @@ describe('agent console', () => {
     },
     RUN_TIMEOUT_MS,
   );
+
+  it('should show why a run failed', async () => {
+    await owner.context.clearCookies();
+    const page = await owner.context.newPage();
+    const pageErrors = watchPageErrors(page);
+    await signUpToReadyWorkspace(page, uniqueSuffix(), { providerKey: false });
+    await page.getByRole('button', { name: 'New session' }).click();
+    await page.getByRole('button', { name: 'Start session' }).click();
+    await page.waitForURL(/\?session=/);
+    await page.getByLabel('Message to the agent').fill('Hello there');
+    await page.getByLabel('Message to the agent').press('Enter');
+
+    // The team has no DeepSeek key: the status line and the transcript say so.
+    const status = page.locator('.run-status[data-run-status="failed"]');
+    await status.waitFor({ timeout: RUN_TIMEOUT_MS });
+    expect(await status.innerText()).toMatch(/^Failed: No DeepSeek API key is set for this team/);
+    await transcriptOf(page).locator('[data-run-end="failed"]').getByText(/No DeepSeek API key/).waitFor();
+    await screenshot(page, 'console-failed');
+    expect(pageErrors).toEqual([]);
+  });
 });

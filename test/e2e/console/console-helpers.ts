@@ -42,10 +42,15 @@ export function readWorkspaceFile(workspaceId: string, file: string): string {
 }
 
 /**
- * From a fresh browser: sign up, create a team with a DeepSeek key (and a viewer, if given), create a
- * workspace and open it once ready.
+ * From a fresh browser: sign up, create a team with a DeepSeek key (unless told not to) and a
+ * viewer (if given), create a workspace and open it once ready.
  */
-export async function signUpToReadyWorkspace(page: Page, suffix: string, viewerEmail?: string): Promise<{ workspaceId: string; workspaceName: string }> {
+export async function signUpToReadyWorkspace(
+  page: Page,
+  suffix: string,
+  options: { viewerEmail?: string; providerKey?: boolean } = {},
+): Promise<{ workspaceId: string; workspaceName: string }> {
+  const { viewerEmail, providerKey = true } = options;
   const teamName = `Console ${suffix}`;
   const workspaceName = `calc-${suffix}`;
   await page.goto('/signup');
@@ -60,10 +65,12 @@ export async function signUpToReadyWorkspace(page: Page, suffix: string, viewerE
   await page.getByRole('list', { name: 'Teams' }).getByRole('link', { name: teamName }).click();
   await page.getByRole('heading', { level: 1, name: teamName }).waitFor();
 
-  // Any key: the scripted model server stands in for DeepSeek.
-  await page.getByLabel('API key', { exact: true }).fill(`sk-e2e-${suffix}`);
-  await page.getByRole('button', { name: 'Save key' }).click();
-  await page.getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
+  if (providerKey) {
+    // Any key: the scripted model server stands in for DeepSeek.
+    await page.getByLabel('API key', { exact: true }).fill(`sk-e2e-${suffix}`);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
+  }
 
   if (viewerEmail) {
     await page.getByLabel('Email', { exact: true }).fill(viewerEmail);
