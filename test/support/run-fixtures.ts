@@ -65,7 +65,8 @@ export async function waitForEvent(client: HttpClient, sessionId: string, match:
 
 /** Waits for the run to park on a permission request and returns that pending request. */
 export async function waitForPendingPermission(client: HttpClient, sessionId: string, runId: string, timeoutMs = 30000): Promise<any> {
-  await waitForRunStatus(client, runId, ['waiting_permission'], timeoutMs);
+  const run = await waitForRunStatus(client, runId, ['waiting_permission', 'completed', 'failed', 'cancelled'], timeoutMs);
+  if (run.status !== 'waiting_permission') throw new Error(`run ${runId} ended (${run.status}) instead of asking: ${JSON.stringify(run.error)}`);
   const res = await client.get(`/api/v1/sessions/${sessionId}/permissions?status=pending`);
   const pending = res.body.items.filter((p: any) => p.runId === runId);
   if (pending.length !== 1) throw new Error(`expected one pending permission for run ${runId}, got ${JSON.stringify(res.body)}`);
