@@ -151,7 +151,7 @@ describe('agent console', () => {
     RUN_TIMEOUT_MS + 120_000,
   );
   it(
-    'should make one run of a double submit, show a viewer the approval card without controls, and cancel a waiting run',
+    'should make one run of a double submit, show a viewer the approval card without controls, cancel a waiting run, and answer in a new session',
     async () => {
       await owner.context.clearCookies();
       await watcher.context.clearCookies();
@@ -204,6 +204,25 @@ describe('agent console', () => {
         await p.locator('.permission-card').waitFor({ state: 'detached' });
       }
       expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
+
+      // A second session answers in plain text, streamed and then persisted; the list shows it first.
+      const textDeltas: string[] = [];
+      page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => String(payload).includes('"text.delta"') && textDeltas.push(String(payload))));
+      await page.getByRole('button', { name: 'New session' }).click();
+      await page.getByRole('radio', { name: /^Bypass/ }).check();
+      await page.getByRole('button', { name: 'Start session' }).click();
+      await page.waitForURL((url) => !!url.searchParams.get('session') && url.searchParams.get('session') !== sessionId);
+      await page.getByText('No messages yet.').waitFor();
+      await page.getByLabel('Message to the agent').fill('What does this project do?');
+      await page.getByLabel('Message to the agent').press('Enter');
+      const answer = transcriptOf(page).locator('.msg-assistant').filter({ hasText: '[scripted answer]' });
+      await answer.locator('code').filter({ hasText: 'multiply' }).waitFor({ timeout: RUN_TIMEOUT_MS });
+      await transcriptOf(page).locator('[data-run-end="completed"]').waitFor();
+      expect(await answer.count()).toBe(1);
+      expect(textDeltas.length).toBeGreaterThan(0);
+      await page.locator('.session-link').first().getByText('What does this project do?').waitFor();
+      expect(await page.locator('.session-title').allInnerTexts()).toEqual(['What does this project do?', MESSAGE]);
+      await screenshot(page, 'console-answer');
       expect(pageErrors).toEqual([]);
       expect(otherErrors).toEqual([]);
     },
