@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnModuleDestroy } from '@nestjs/common';
 import {
   ConnectedSocket,
   MessageBody,
@@ -42,8 +42,10 @@ interface SocketState {
 // (ephemeral token deltas). Client-to-server: subscribe, unsubscribe, permission.decide, run.cancel,
 // each answered through the Socket.IO acknowledgement with `{ ok, data | error }`.
 @WebSocketGateway({ path: '/api/socket.io', serveClient: false })
-export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect {
+export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
   private readonly logger = new Logger(SessionGateway.name);
+  /** Re-check timers of connected sockets; cleared at shutdown so none fires into a closed pool. */
+  private readonly rechecks = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly auth: AuthService,
@@ -61,6 +63,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
       const state: SocketState = { principal, credentials, streams: new Map() };
       state.recheck = setInterval(() => void this.recheck(socket), this.config.env.SSE_HEARTBEAT_MS);
       state.recheck.unref();
+      this.rechecks.add(state.recheck);
       socket.data.h = state;
       await socket.join(`user:${principal.userId}`);
       socket.emit('ready', { userId: principal.userId, via: principal.kind });
@@ -73,9 +76,17 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect 
 
   handleDisconnect(socket: Socket): void {
     const state = socket.data.h as SocketState | undefined;
-    if (state?.recheck) clearInterval(state.recheck);
+    if (state?.recheck) {
+      clearInterval(state.recheck);
+      this.rechecks.delete(state.recheck);
+    }
     for (const s of state?.streams.values() ?? []) s.close();
     state?.streams.clear();
+  }
+
+  onModuleDestroy(): void {
+    for (const t of this.rechecks) clearInterval(t);
+    this.rechecks.clear();
   }
 
   @SubscribeMessage('subscribe')
