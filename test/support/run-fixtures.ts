@@ -1,7 +1,11 @@
 import { parseScenario, startScriptedModelServer, type Scenario, type ScenarioTurn } from '@h/scripted-model';
 import { SandboxManager } from '@h/runner';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { HttpClient, signedUpClient } from './http-client';
-import { TestStack, waitFor } from './api-harness';
+import { startStack, TestStack, waitFor } from './api-harness';
+import { ADMIN_DATABASE_URL, TEST_DATABASE_URL } from './test-env';
 
 export type ScriptedServer = Awaited<ReturnType<typeof startScriptedModelServer>>;
 
@@ -10,6 +14,36 @@ export interface RunWorld {
   userId: string;
   teamId: string;
   workspaceId: string;
+}
+
+/**
+ * A stack with a worker on a database of its own (migrated here, dropped on close). Workers sweep
+ * every team's queued and stale runs, which is right for one deployment; but stacks of other test
+ * files running at the same time against the shared database would admit this file's runs with
+ * their own limits and master key. Runs tests that leave runs queued need their own database.
+ */
+export async function startIsolatedStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const name = `h_test_runs_${randomUUID().slice(0, 8)}`;
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  const url = TEST_DATABASE_URL.replace(/\/[^/?]+(\?|$)/, `/${name}$1`);
+  execFileSync('node', ['prisma/engine/prisma-cli.mjs', 'migrate', 'deploy'], { env: { ...process.env, DATABASE_URL: url }, stdio: 'pipe' });
+  const stack = await startStack({ worker: true, env: { ...env, DATABASE_URL: url } });
+  const close = stack.close.bind(stack);
+  stack.close = async () => {
+    await close();
+    await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  };
+  return stack;
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
+    await admin.end();
+  }
 }
 
 /** A signed-up user with a team, a DeepSeek key (any value: the scripted server takes it) and a ready workspace. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { builtinScenarioDir, loadScenarioFile, startScriptedModelServer } from '@h/scripted-model';
 import { createWorker } from '../../../apps/worker/src/bootstrap';
-import { startStack, TestStack, waitFor } from '../../support/api-harness';
+import { TestStack, waitFor } from '../../support/api-harness';
 import {
   allEvents,
   createRunWorld,
@@ -13,6 +13,7 @@ import {
   scenario,
   ScriptedServer,
   seedWorkspace,
+  startIsolatedStack,
   startRun,
   waitForPendingPermission,
   waitForRunStatus,
@@ -55,7 +56,7 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
 
   beforeAll(async () => {
     model = await startScriptedModelServer({ scenarios: [fixScenario, denyScenario, editedScenario, oneCommandScenario], demo: false });
-    stack = await startStack({ worker: true, env: { DEEPSEEK_BASE_URL: model.url } });
+    stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: model.url });
   });
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { startScriptedModelServer } from '@h/scripted-model';
-import { startStack, TestStack, waitFor } from '../../support/api-harness';
+import { TestStack, waitFor } from '../../support/api-harness';
 import {
   allEvents,
   createRunWorld,
@@ -7,6 +7,7 @@ import {
   sandboxExec,
   scenario,
   ScriptedServer,
+  startIsolatedStack,
   startRun,
   waitForEvent,
   waitForPendingPermission,
@@ -46,7 +47,7 @@ describe('cancelling runs (queued, waiting, streaming, in a command)', () => {
 
   beforeAll(async () => {
     model = await startScriptedModelServer({ scenarios: [commandScenario, slowScenario, sleepScenario], demo: false });
-    stack = await startStack({ worker: true, env: { DEEPSEEK_BASE_URL: model.url } });
+    stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: model.url });
   });
 
   afterAll(async () => {
