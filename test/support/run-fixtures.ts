@@ -4,6 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { HttpClient, signedUpClient } from './http-client';
+import type { INestApplicationContext } from '@nestjs/common';
+import { createWorker } from '../../apps/worker/src/bootstrap';
 import { startStack, TestStack, waitFor } from './api-harness';
 import { ADMIN_DATABASE_URL, TEST_DATABASE_URL } from './test-env';
 
@@ -34,6 +36,50 @@ export async function startIsolatedStack(env: Record<string, string> = {}): Prom
     await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   };
   return stack;
+}
+
+export interface ScriptedRunStack {
+  model: ScriptedServer;
+  stack: TestStack;
+}
+
+/**
+ * Registers the file's hooks: a scripted model serving `scenarios` (no demo fallback) and an
+ * isolated stack pointed at it, closed after all tests. After each test the model must have met
+ * every scripted expectation; it is then reset, so one test's leftovers never fail the next.
+ */
+export function useScriptedRunStack(scenarios: Scenario[], env: Record<string, string> = {}): ScriptedRunStack {
+  const handle = {} as ScriptedRunStack;
+  beforeAll(async () => {
+    handle.model = await startScriptedModelServer({ scenarios, demo: false });
+    handle.stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: handle.model.url, ...env });
+  });
+  afterAll(async () => {
+    await handle.stack?.close();
+    await handle.model?.close();
+  });
+  afterEach(() => {
+    const failures = [...handle.model.failures];
+    handle.model.reset();
+    expect(failures).toEqual([]);
+  });
+  return handle;
+}
+
+/**
+ * Closes the stack's worker and starts a new one on the same config, as a worker restart would;
+ * the stack's close() then closes the new one too.
+ */
+export async function restartWorker(stack: TestStack): Promise<INestApplicationContext> {
+  await stack.worker?.close();
+  const worker = await createWorker(stack.config);
+  stack.worker = worker;
+  const close = stack.close.bind(stack);
+  stack.close = async () => {
+    await worker.close();
+    await close();
+  };
+  return worker;
 }
 
 async function adminQuery(text: string): Promise<void> {

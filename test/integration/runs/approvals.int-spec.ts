@@ -1,20 +1,18 @@
 import { join } from 'node:path';
-import type { INestApplicationContext } from '@nestjs/common';
-import { builtinScenarioDir, loadScenarioFile, startScriptedModelServer } from '@h/scripted-model';
-import { createWorker } from '../../../apps/worker/src/bootstrap';
-import { TestStack, waitFor } from '../../support/api-harness';
+import { builtinScenarioDir, loadScenarioFile } from '@h/scripted-model';
+import { waitFor } from '../../support/api-harness';
 import {
   allEvents,
   createRunWorld,
   finishTurn,
   readWorkspaceFile,
+  restartWorker,
   RunWorld,
   sandboxExec,
   scenario,
-  ScriptedServer,
   seedWorkspace,
-  startIsolatedStack,
   startRun,
+  useScriptedRunStack,
   waitForPendingPermission,
   waitForRunStatus,
 } from '../../support/run-fixtures';
@@ -49,27 +47,7 @@ const oneCommandScenario = scenario('approvals-one-command', 'approvals: one com
 ]);
 
 describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
-  let model: ScriptedServer;
-  let stack: TestStack;
-  // startStack's close() knows only the worker it started; a replacement is closed here.
-  let replacementWorker: INestApplicationContext | undefined;
-
-  beforeAll(async () => {
-    model = await startScriptedModelServer({ scenarios: [fixScenario, denyScenario, editedScenario, oneCommandScenario], demo: false });
-    stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: model.url });
-  });
-
-  afterAll(async () => {
-    await replacementWorker?.close();
-    await stack?.close();
-    await model?.close();
-  });
-
-  afterEach(() => {
-    const failures = [...model.failures];
-    model.reset();
-    expect(failures).toEqual([]);
-  });
+  const ctx = useScriptedRunStack([fixScenario, denyScenario, editedScenario, oneCommandScenario]);
 
   /** Answers every permission request of the run over REST until it ends; returns the tools asked about. */
   async function allowAllOverRest(world: RunWorld, sessionId: string, runId: string): Promise<string[]> {
@@ -86,14 +64,14 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
   }
 
   it('should ask before run_command and edit_file (never before reads) and finish the fix when allowed over REST', async () => {
-    const world = await createRunWorld(stack, 'appr-rest');
-    await seedWorkspace(stack, world, fixScenario.fixture ?? {});
+    const world = await createRunWorld(ctx.stack, 'appr-rest');
+    await seedWorkspace(ctx.stack, world, fixScenario.fixture ?? {});
     const { sessionId, runId } = await startRun(world, FIX_PROMPT, { permissionMode: 'approve' });
 
     const asked = await allowAllOverRest(world, sessionId, runId);
     expect(asked).toEqual(['run_command', 'edit_file', 'run_command']);
     expect((await world.client.get(`/api/v1/runs/${runId}`)).body.status).toBe('completed');
-    expect(await readWorkspaceFile(stack, world, 'src/math.js')).toContain('return a + b;');
+    expect(await readWorkspaceFile(ctx.stack, world, 'src/math.js')).toContain('return a + b;');
 
     const events = await allEvents(world.client, sessionId);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
@@ -115,9 +93,9 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
   });
 
   it('should resume and finish when each request is allowed over Socket.IO as soon as it arrives', async () => {
-    const world = await createRunWorld(stack, 'appr-sock');
-    await seedWorkspace(stack, world, fixScenario.fixture ?? {});
-    const socket = await connectSocket(stack.url, { cookieOf: world.client });
+    const world = await createRunWorld(ctx.stack, 'appr-sock');
+    await seedWorkspace(ctx.stack, world, fixScenario.fixture ?? {});
+    const socket = await connectSocket(ctx.stack.url, { cookieOf: world.client });
     try {
       const created = await world.client.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: 'approve' });
       const sessionId = created.body.id;
@@ -137,15 +115,15 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
         [true, 'edit_file', 'allowed'],
         [true, 'run_command', 'allowed'],
       ]);
-      expect(await readWorkspaceFile(stack, world, 'src/math.js')).toContain('return a + b;');
+      expect(await readWorkspaceFile(ctx.stack, world, 'src/math.js')).toContain('return a + b;');
     } finally {
       socket.disconnect();
     }
   });
 
   it('should never run a denied tool and tell the agent it was denied, with the message', async () => {
-    const world = await createRunWorld(stack, 'appr-deny');
-    await seedWorkspace(stack, world, denyScenario.fixture ?? {});
+    const world = await createRunWorld(ctx.stack, 'appr-deny');
+    await seedWorkspace(ctx.stack, world, denyScenario.fixture ?? {});
     const { sessionId, runId } = await startRun(world, 'approvals: try things I will refuse', { permissionMode: 'approve' });
 
     const command = await waitForPendingPermission(world.client, sessionId, runId);
@@ -160,8 +138,8 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
 
     const run = await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 30000);
     expect(run.status).toBe('completed');
-    expect(await readWorkspaceFile(stack, world, 'notes.txt')).toBe('original\n');
-    expect((await sandboxExec(stack, world, 'test -e ran-marker.txt')).exitCode).not.toBe(0);
+    expect(await readWorkspaceFile(ctx.stack, world, 'notes.txt')).toBe('original\n');
+    expect((await sandboxExec(ctx.stack, world, 'test -e ran-marker.txt')).exitCode).not.toBe(0);
 
     const events = await allEvents(world.client, sessionId);
     expect(events.filter((e) => e.type === 'tool.start')).toEqual([
@@ -178,7 +156,7 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
   });
 
   it('should run the edited arguments when a decision carries updatedInput', async () => {
-    const world = await createRunWorld(stack, 'appr-edit');
+    const world = await createRunWorld(ctx.stack, 'appr-edit');
     const { sessionId, runId } = await startRun(world, 'approvals: run the command I will edit', { permissionMode: 'approve' });
     const request = await waitForPendingPermission(world.client, sessionId, runId);
     expect(request.input).toEqual({ command: 'echo original-command | tee which.txt' });
@@ -189,7 +167,7 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
     });
     expect(res.status).toBe(200);
     expect((await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 30000)).status).toBe('completed');
-    expect(await readWorkspaceFile(stack, world, 'which.txt')).toBe('edited-command\n');
+    expect(await readWorkspaceFile(ctx.stack, world, 'which.txt')).toBe('edited-command\n');
 
     const events = await allEvents(world.client, sessionId);
     const start = events.find((e) => e.type === 'tool.start' && e.data.name === 'run_command');
@@ -199,8 +177,8 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
   });
 
   it('should answer a second decision with 409 ALREADY_DECIDED and refuse a viewer with 403', async () => {
-    const world = await createRunWorld(stack, 'appr-twice');
-    const viewer = await addPerson(stack.url, { client: world.client, email: '', userId: world.userId }, world.teamId, 'viewer', 'appr-viewer');
+    const world = await createRunWorld(ctx.stack, 'appr-twice');
+    const viewer = await addPerson(ctx.stack.url, { client: world.client, email: '', userId: world.userId }, world.teamId, 'viewer', 'appr-viewer');
     const { sessionId, runId } = await startRun(world, 'approvals: one command to approve', { permissionMode: 'approve' });
     const request = await waitForPendingPermission(world.client, sessionId, runId);
 
@@ -209,7 +187,7 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
     const refused = await viewer.client.post(`/api/v1/permissions/${request.id}`, { behavior: 'allow' });
     expect(refused.status).toBe(403);
     expect(errorCode(refused)).toBe('FORBIDDEN');
-    const viewerSocket = await connectSocket(stack.url, { cookieOf: viewer.client });
+    const viewerSocket = await connectSocket(ctx.stack.url, { cookieOf: viewer.client });
     try {
       const ack = await emitAck(viewerSocket, 'permission.decide', { permissionId: request.id, behavior: 'allow' });
       expect(ack).toEqual({ ok: false, error: expect.objectContaining({ code: 'FORBIDDEN' }) });
@@ -230,12 +208,12 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
   });
 
   it.each(['bypass', 'skip'] as const)('should never create a permission request in %s mode', async (mode) => {
-    const world = await createRunWorld(stack, `appr-${mode}`);
-    await seedWorkspace(stack, world, fixScenario.fixture ?? {});
+    const world = await createRunWorld(ctx.stack, `appr-${mode}`);
+    await seedWorkspace(ctx.stack, world, fixScenario.fixture ?? {});
     const { sessionId, runId } = await startRun(world, FIX_PROMPT, { permissionMode: mode });
     const run = await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled', 'waiting_permission'], 30000);
     expect(run.status).toBe('completed');
-    expect(await readWorkspaceFile(stack, world, 'src/math.js')).toContain('return a + b;');
+    expect(await readWorkspaceFile(ctx.stack, world, 'src/math.js')).toContain('return a + b;');
     const events = await allEvents(world.client, sessionId);
     expect(events.filter((e) => e.type.startsWith('permission.'))).toEqual([]);
     expect(events.filter((e) => e.type === 'tool.start').map((e) => e.data.name)).toEqual(
@@ -245,23 +223,21 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
   });
 
   it('should resume and complete when the decision comes after the worker was restarted', async () => {
-    const world = await createRunWorld(stack, 'appr-restart');
-    await seedWorkspace(stack, world, fixScenario.fixture ?? {});
+    const world = await createRunWorld(ctx.stack, 'appr-restart');
+    await seedWorkspace(ctx.stack, world, fixScenario.fixture ?? {});
     const { sessionId, runId } = await startRun(world, FIX_PROMPT, { permissionMode: 'approve' });
     const first = await waitForPendingPermission(world.client, sessionId, runId);
     expect(first.toolName).toBe('run_command');
 
     // The wait lives in Postgres: a new worker process (context) answers for the old one.
-    await stack.worker?.close();
-    replacementWorker = await createWorker(stack.config);
-    stack.worker = replacementWorker;
+    await restartWorker(ctx.stack);
 
     const res = await world.client.post(`/api/v1/permissions/${first.id}`, { behavior: 'allow' });
     expect(res.status).toBe(200);
     const rest = await allowAllOverRest(world, sessionId, runId);
     expect(rest).toEqual(['edit_file', 'run_command']);
     expect((await world.client.get(`/api/v1/runs/${runId}`)).body.status).toBe('completed');
-    expect(await readWorkspaceFile(stack, world, 'src/math.js')).toContain('return a + b;');
+    expect(await readWorkspaceFile(ctx.stack, world, 'src/math.js')).toContain('return a + b;');
     const events = await allEvents(world.client, sessionId);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.filter((e) => e.type === 'tool.end' && e.data.name === 'run_command').at(-1).data.result).toContain('all tests passed');

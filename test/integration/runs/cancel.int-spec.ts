@@ -1,14 +1,12 @@
-import { startScriptedModelServer } from '@h/scripted-model';
-import { TestStack, waitFor } from '../../support/api-harness';
+import { waitFor } from '../../support/api-harness';
 import {
   allEvents,
   createRunWorld,
   finishTurn,
   sandboxExec,
   scenario,
-  ScriptedServer,
-  startIsolatedStack,
   startRun,
+  useScriptedRunStack,
   waitForEvent,
   waitForPendingPermission,
   waitForRunStatus,
@@ -42,27 +40,10 @@ function sleepers(ps: string): string[] {
 }
 
 describe('cancelling runs (queued, waiting, streaming, in a command)', () => {
-  let model: ScriptedServer;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    model = await startScriptedModelServer({ scenarios: [commandScenario, slowScenario, sleepScenario], demo: false });
-    stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: model.url });
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await model?.close();
-  });
-
-  afterEach(() => {
-    const failures = [...model.failures];
-    model.reset();
-    expect(failures).toEqual([]);
-  });
+  const ctx = useScriptedRunStack([commandScenario, slowScenario, sleepScenario]);
 
   it('should cancel a queued run at once, and the run ahead of it goes on without its message', async () => {
-    const world = await createRunWorld(stack, 'cancel-queued');
+    const world = await createRunWorld(ctx.stack, 'cancel-queued');
     const first = await startRun(world, 'cancel: one command to approve', { permissionMode: 'approve' });
     const request = await waitForPendingPermission(world.client, first.sessionId, first.runId);
     // The session is busy with the waiting run, so the next message queues behind it.
@@ -84,13 +65,13 @@ describe('cancelling runs (queued, waiting, streaming, in a command)', () => {
     expect((await world.client.post(`/api/v1/permissions/${request.id}`, { behavior: 'allow' })).status).toBe(200);
     expect((await waitForRunStatus(world.client, first.runId, FINISHED, 30000)).status).toBe('completed');
     // The cancelled message never reached the model.
-    const prompts = model.requests.map((r) => JSON.stringify(r.body?.messages ?? []));
+    const prompts = ctx.model.requests.map((r) => JSON.stringify(r.body?.messages ?? []));
     expect(prompts.some((p) => p.includes('a second message that will be cancelled'))).toBe(false);
     expect((await world.client.get(`/api/v1/runs/${second.runId}`)).body.status).toBe('cancelled');
   });
 
   it('should cancel a run waiting for a decision: the request is cancelled and the tool never runs', async () => {
-    const world = await createRunWorld(stack, 'cancel-waiting');
+    const world = await createRunWorld(ctx.stack, 'cancel-waiting');
     const { sessionId, runId } = await startRun(world, 'cancel: one command to approve', { permissionMode: 'approve' });
     const request = await waitForPendingPermission(world.client, sessionId, runId);
 
@@ -108,15 +89,15 @@ describe('cancelling runs (queued, waiting, streaming, in a command)', () => {
     const events = await allEvents(world.client, sessionId);
     expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'run.cancelled', runId }));
     expect(events.filter((e) => e.type === 'tool.start')).toEqual([]);
-    expect((await sandboxExec(stack, world, 'test -e approved.txt')).exitCode).not.toBe(0);
+    expect((await sandboxExec(ctx.stack, world, 'test -e approved.txt')).exitCode).not.toBe(0);
     const state = await world.client.get(`/api/v1/sessions/${sessionId}/state`);
     expect(state.body.activeRunId).toBeNull();
   });
 
   it('should end a run promptly when cancelled in the middle of a slow model stream', async () => {
-    const world = await createRunWorld(stack, 'cancel-stream');
+    const world = await createRunWorld(ctx.stack, 'cancel-stream');
     const { sessionId, runId } = await startRun(world, 'cancel: answer slowly', { permissionMode: 'skip' });
-    await waitFor('the slow stream to be under way', async () => model.requests.some((r) => r.scenario === 'cancel-slow-stream'));
+    await waitFor('the slow stream to be under way', async () => ctx.model.requests.some((r) => r.scenario === 'cancel-slow-stream'));
     await waitForEvent(world.client, sessionId, (e) => e.type === 'run.started');
 
     const res = await world.client.post(`/api/v1/runs/${runId}/cancel`);
@@ -136,24 +117,24 @@ describe('cancelling runs (queued, waiting, streaming, in a command)', () => {
       expect(SLOW_TEXT.startsWith(partial[0].data.content)).toBe(true);
       expect(partial[0].data.content.length).toBeLessThan(SLOW_TEXT.length);
     }
-    await waitFor('the model stream to be closed', async () => model.requests.every((r) => r.outcome !== 'pending'), PROMPTLY_MS);
-    expect(model.requests.filter((r) => r.scenario === 'cancel-slow-stream')).toHaveLength(1);
-    expect(model.requests[0].outcome).toBe('client_closed');
+    await waitFor('the model stream to be closed', async () => ctx.model.requests.every((r) => r.outcome !== 'pending'), PROMPTLY_MS);
+    expect(ctx.model.requests.filter((r) => r.scenario === 'cancel-slow-stream')).toHaveLength(1);
+    expect(ctx.model.requests[0].outcome).toBe('client_closed');
   });
 
   it('should end a run promptly when cancelled during a long command, and the command is killed in the container', async () => {
-    const world = await createRunWorld(stack, 'cancel-cmd');
+    const world = await createRunWorld(ctx.stack, 'cancel-cmd');
     const { sessionId, runId } = await startRun(world, 'cancel: run a long command', { permissionMode: 'skip' });
     await waitForEvent(world.client, sessionId, (e) => e.type === 'tool.start' && e.data.name === 'run_command');
     // The command really runs in the container before the cancel (so the check below means something).
-    await waitFor('sleep 37 to run in the sandbox', async () => sleepers((await sandboxExec(stack, world, 'ps -eo args')).stdout).length > 0);
+    await waitFor('sleep 37 to run in the sandbox', async () => sleepers((await sandboxExec(ctx.stack, world, 'ps -eo args')).stdout).length > 0);
 
     expect((await world.client.post(`/api/v1/runs/${runId}/cancel`)).status).toBe(202);
     const run = await waitForRunStatus(world.client, runId, FINISHED, PROMPTLY_MS);
     expect(run.status).toBe('cancelled');
     await waitFor(
       'sleep 37 to be gone from the sandbox',
-      async () => sleepers((await sandboxExec(stack, world, 'ps -eo args')).stdout).length === 0,
+      async () => sleepers((await sandboxExec(ctx.stack, world, 'ps -eo args')).stdout).length === 0,
       PROMPTLY_MS,
     );
 
@@ -161,6 +142,6 @@ describe('cancelling runs (queued, waiting, streaming, in a command)', () => {
     const end = events.find((e) => e.type === 'tool.end' && e.data.name === 'run_command');
     expect(end.data.result).toMatch(/cancelled/);
     expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'run.cancelled', runId }));
-    expect(model.requests).toHaveLength(1);
+    expect(ctx.model.requests).toHaveLength(1);
   });
 });

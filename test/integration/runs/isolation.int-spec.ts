@@ -1,6 +1,5 @@
-import { startScriptedModelServer } from '@h/scripted-model';
 import type { Socket } from 'socket.io-client';
-import { TestStack, waitFor } from '../../support/api-harness';
+import { waitFor } from '../../support/api-harness';
 import { HttpClient, signedUpClient } from '../../support/http-client';
 import {
   allEvents,
@@ -8,9 +7,8 @@ import {
   finishTurn,
   RunWorld,
   scenario,
-  ScriptedServer,
-  startIsolatedStack,
   startRun,
+  useScriptedRunStack,
   waitForPendingPermission,
   waitForRunStatus,
 } from '../../support/run-fixtures';
@@ -30,27 +28,10 @@ interface WaitingRun {
 }
 
 describe("another team's user sees and touches nothing of this team's runs", () => {
-  let model: ScriptedServer;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    model = await startScriptedModelServer({ scenarios: [askingScenario], demo: false });
-    stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: model.url });
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await model?.close();
-  });
-
-  afterEach(() => {
-    const failures = [...model.failures];
-    model.reset();
-    expect(failures).toEqual([]);
-  });
+  const ctx = useScriptedRunStack([askingScenario]);
 
   async function waitingRun(tag: string): Promise<WaitingRun> {
-    const world = await createRunWorld(stack, tag);
+    const world = await createRunWorld(ctx.stack, tag);
     const { sessionId, runId } = await startRun(world, 'isolation: ask before running', { permissionMode: 'approve' });
     const request = await waitForPendingPermission(world.client, sessionId, runId);
     return { world, sessionId, runId, permissionId: request.id };
@@ -58,7 +39,7 @@ describe("another team's user sees and touches nothing of this team's runs", () 
 
   /** A signed-up user who owns a team of their own (so is a member of something, just not of this). */
   async function outsider(tag: string): Promise<{ client: HttpClient; teamId: string }> {
-    const { client } = await signedUpClient(stack.url, tag);
+    const { client } = await signedUpClient(ctx.stack.url, tag);
     const team = await client.post('/api/v1/teams', { name: `${tag} team` });
     return { client, teamId: team.body.id };
   }
@@ -86,7 +67,7 @@ describe("another team's user sees and touches nothing of this team's runs", () 
     for (const path of reads) expectNotFound(await other.client.get(path), path);
 
     const frames: unknown[] = [];
-    const sse = await readSse(stack.url, `/api/v1/sessions/${w.sessionId}/events/stream`, other.client, (f) => frames.push(f));
+    const sse = await readSse(ctx.stack.url, `/api/v1/sessions/${w.sessionId}/events/stream`, other.client, (f) => frames.push(f));
     expect(sse.status).toBe(404);
     expect(JSON.parse(sse.body ?? '{}').error.code).toBe('NOT_FOUND');
     expect(frames).toEqual([]);
@@ -119,9 +100,9 @@ describe("another team's user sees and touches nothing of this team's runs", () 
     const token = await createToken({ client: other.client, email: '', userId: '' }, other.teamId, { name: 'outsider bot' });
     const sockets: Socket[] = [];
     try {
-      const owner = await connectSocket(stack.url, { cookieOf: w.world.client });
-      const byCookie = await connectSocket(stack.url, { cookieOf: other.client });
-      const byToken = await connectSocket(stack.url, { token: token.secret });
+      const owner = await connectSocket(ctx.stack.url, { cookieOf: w.world.client });
+      const byCookie = await connectSocket(ctx.stack.url, { cookieOf: other.client });
+      const byToken = await connectSocket(ctx.stack.url, { token: token.secret });
       sockets.push(owner, byCookie, byToken);
       const leaked: unknown[] = [];
       for (const s of [byCookie, byToken]) {
@@ -154,7 +135,7 @@ describe("another team's user sees and touches nothing of this team's runs", () 
     const w = await waitingRun('iso-origin');
     const token = await createToken({ client: w.world.client, email: '', userId: w.world.userId }, w.world.teamId, { name: 'ci bot' });
 
-    const foreign = openSocket(stack.url, { cookieOf: w.world.client, origin: 'https://evil.example' });
+    const foreign = openSocket(ctx.stack.url, { cookieOf: w.world.client, origin: 'https://evil.example' });
     const received: unknown[] = [];
     foreign.on('event', (e) => received.push(e));
     const refusal = await new Promise<any>((resolve) => {
@@ -167,8 +148,8 @@ describe("another team's user sees and touches nothing of this team's runs", () 
     expect(received).toEqual([]);
 
     // The same cookie from H's own origin, and a bot token from anywhere, are let in.
-    const sameOrigin = await connectSocket(stack.url, { cookieOf: w.world.client, origin: stack.url });
-    const bot = await connectSocket(stack.url, { token: token.secret, origin: 'https://ci.example' });
+    const sameOrigin = await connectSocket(ctx.stack.url, { cookieOf: w.world.client, origin: ctx.stack.url });
+    const bot = await connectSocket(ctx.stack.url, { token: token.secret, origin: 'https://ci.example' });
     try {
       for (const s of [sameOrigin, bot]) expect((await emitAck(s, 'subscribe', { sessionId: w.sessionId, afterSeq: 0 })).ok).toBe(true);
     } finally {

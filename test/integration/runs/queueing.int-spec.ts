@@ -1,13 +1,11 @@
-import { startScriptedModelServer } from '@h/scripted-model';
-import { TestStack, waitFor } from '../../support/api-harness';
+import { waitFor } from '../../support/api-harness';
 import {
   allEvents,
   createRunWorld,
   finishTurn,
   scenario,
-  ScriptedServer,
-  startIsolatedStack,
   startRun,
+  useScriptedRunStack,
   waitForPendingPermission,
   waitForRunStatus,
 } from '../../support/run-fixtures';
@@ -35,29 +33,12 @@ const idempotentScenario = scenario('queue-idempotent', 'queue: retried post', [
 ]);
 
 describe('run queueing (RUNS_PER_TEAM=1, one run per session, idempotent posts)', () => {
-  let model: ScriptedServer;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    model = await startScriptedModelServer({ scenarios: [slowScenario, quickScenario, askingScenario, orderedScenario, idempotentScenario], demo: false });
-    stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: model.url, RUNS_PER_TEAM: '1' });
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await model?.close();
-  });
-
-  afterEach(() => {
-    const failures = [...model.failures];
-    model.reset();
-    expect(failures).toEqual([]);
-  });
+  const ctx = useScriptedRunStack([slowScenario, quickScenario, askingScenario, orderedScenario, idempotentScenario], { RUNS_PER_TEAM: '1' });
 
   it('should queue a second session behind the team limit with its position, and run it after the first, never evicting it', async () => {
-    const world = await createRunWorld(stack, 'queue-team');
+    const world = await createRunWorld(ctx.stack, 'queue-team');
     const a = await startRun(world, 'queue: hold the slot', { permissionMode: 'skip' });
-    await waitFor('the slow run to stream', async () => model.requests.some((r) => r.scenario === 'queue-slow'));
+    await waitFor('the slow run to stream', async () => ctx.model.requests.some((r) => r.scenario === 'queue-slow'));
 
     const b = await startRun(world, 'queue: quick answer', { permissionMode: 'skip' });
     expect(b.run.status).toBe('queued');
@@ -81,7 +62,7 @@ describe('run queueing (RUNS_PER_TEAM=1, one run per session, idempotent posts)'
   });
 
   it('should free the team slot while a run waits for a decision', async () => {
-    const world = await createRunWorld(stack, 'queue-wait');
+    const world = await createRunWorld(ctx.stack, 'queue-wait');
     const waiting = await startRun(world, 'queue: ask and wait', { permissionMode: 'approve' });
     const request = await waitForPendingPermission(world.client, waiting.sessionId, waiting.runId);
     const other = await startRun(world, 'queue: quick answer', { permissionMode: 'skip' });
@@ -93,7 +74,7 @@ describe('run queueing (RUNS_PER_TEAM=1, one run per session, idempotent posts)'
   });
 
   it('should run the messages of one session one at a time, in the order they were posted', async () => {
-    const world = await createRunWorld(stack, 'queue-session');
+    const world = await createRunWorld(ctx.stack, 'queue-session');
     const first = await startRun(world, 'queue: first of three', { permissionMode: 'skip' });
     const second = await startRun(world, 'queue: second of three', { sessionId: first.sessionId });
     const third = await startRun(world, 'queue: third of three', { sessionId: first.sessionId });
@@ -118,7 +99,7 @@ describe('run queueing (RUNS_PER_TEAM=1, one run per session, idempotent posts)'
   });
 
   it('should answer a repeated clientMessageId with the same run and record one run and one message', async () => {
-    const world = await createRunWorld(stack, 'queue-idem');
+    const world = await createRunWorld(ctx.stack, 'queue-idem');
     const session = await world.client.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: 'skip' });
     const sessionId = session.body.id;
     const post = (content: string, clientMessageId: string) => world.client.post(`/api/v1/sessions/${sessionId}/messages`, { content, clientMessageId });
@@ -142,6 +123,6 @@ describe('run queueing (RUNS_PER_TEAM=1, one run per session, idempotent posts)'
     ]);
     const messages = (await allEvents(world.client, sessionId)).filter((e) => e.type === 'message.user');
     expect(messages.map((e) => e.data.content)).toEqual(['queue: retried post', 'queue: raced post']);
-    expect(model.requests.filter((r) => r.scenario === 'queue-idempotent')).toHaveLength(2);
+    expect(ctx.model.requests.filter((r) => r.scenario === 'queue-idempotent')).toHaveLength(2);
   });
 });
