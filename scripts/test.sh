@@ -34,6 +34,11 @@ for tier in "${tiers[@]}"; do
   [ "$tier" = unit ] || band=(--runInBand)
   npx jest --selectProjects "$tier" "${band[@]}" --forceExit --passWithNoTests || status=1
 done
+# Last: scan every log the run wrote (api, worker, web, e2e) for the secrets tests used.
+if [ "$#" -eq 0 ]; then
+  say "scanning all test logs for leaked secrets"
+  npx jest --selectProjects integration --forceExit -- test/integration/security/log-scan || status=1
+fi
 
 node -e '
   const fs = require("fs");
@@ -43,5 +48,5 @@ node -e '
   if (lines.length < Number(process.argv[2])) t.failed += Number(process.argv[2]) - lines.length;
   console.log(`${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
   process.exit(t.failed > 0 ? 1 : 0);
-' "$summary" "$(( ${#tiers[@]} + ($# == 0 ? 1 : 0) ))" || status=1
+' "$summary" "$(( ${#tiers[@]} + ($# == 0 ? 2 : 0) ))" || status=1
 exit $status

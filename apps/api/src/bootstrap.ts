@@ -11,8 +11,9 @@ export async function createApiApp(config: AppConfig): Promise<NestExpressApplic
     bodyParser: false,
     bufferLogs: true,
   });
-  // Behind a reverse proxy (compose, ingress) the client address comes from X-Forwarded-For.
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Only the configured proxy may say who the client is (rate limits and audit use the address).
+  const trust = config.env.TRUST_PROXY;
+  app.set('trust proxy', trust === 'false' ? false : trust === 'true' ? true : trust);
   app.useWebSocketAdapter(new RedisIoAdapter(app, config.env.REDIS_URL, config.env.REDIS_PREFIX));
   configureApiApp(app, config);
   return app;

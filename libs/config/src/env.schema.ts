@@ -25,6 +25,12 @@ export const envSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64')
     .optional(),
+  /**
+   * Which proxies may set X-Forwarded-For (express "trust proxy"): the client address feeds login
+   * rate limits and the audit log, so only trust the proxy in front of H. `loopback` suits a reverse
+   * proxy on the same host; list its address (e.g. 10.0.0.5) otherwise, or `false` for none.
+   */
+  TRUST_PROXY: z.string().min(1).default('loopback'),
   /** Mark cookies Secure; on by default in production (serve H over HTTPS there). */
   H_SECURE_COOKIES: bool.optional(),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
