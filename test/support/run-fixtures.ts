@@ -1,4 +1,4 @@
-import { parseScenario, startScriptedModelServer, type Scenario, type ScenarioTurn } from '@h/scripted-model';
+import { parseScenario, startScriptedModelServer, type Scenario, type ScenarioTurn, type ScriptedModelServerOptions } from '@h/scripted-model';
 import { SandboxManager } from '@h/runner';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -48,10 +48,14 @@ export interface ScriptedRunStack {
  * isolated stack pointed at it, closed after all tests. After each test the model must have met
  * every scripted expectation; it is then reset, so one test's leftovers never fail the next.
  */
-export function useScriptedRunStack(scenarios: Scenario[], env: Record<string, string> = {}): ScriptedRunStack {
+export function useScriptedRunStack(
+  scenarios: Scenario[],
+  env: Record<string, string> = {},
+  modelOptions: Omit<ScriptedModelServerOptions, 'scenarios'> = {},
+): ScriptedRunStack {
   const handle = {} as ScriptedRunStack;
   beforeAll(async () => {
-    handle.model = await startScriptedModelServer({ scenarios, demo: false });
+    handle.model = await startScriptedModelServer({ demo: false, ...modelOptions, scenarios });
     handle.stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: handle.model.url, ...env });
   });
   afterAll(async () => {
@@ -92,11 +96,14 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
+/** The DeepSeek key createRunWorld gives each team (a scripted server started with `apiKey` may insist on it). */
+export const SCRIPTED_API_KEY = 'sk-scripted-test-key';
+
 /** A signed-up user with a team, a DeepSeek key (any value: the scripted server takes it) and a ready workspace. */
 export async function createRunWorld(stack: TestStack, tag = 'runs'): Promise<RunWorld> {
   const { client, userId } = await signedUpClient(stack.url, tag);
   const team = await client.post('/api/v1/teams', { name: `${tag} team` });
-  await client.put(`/api/v1/teams/${team.body.id}/providers/deepseek`, { apiKey: 'sk-scripted-test-key' });
+  await client.put(`/api/v1/teams/${team.body.id}/providers/deepseek`, { apiKey: SCRIPTED_API_KEY });
   const ws = await client.post(`/api/v1/teams/${team.body.id}/workspaces`, { name: `${tag}-ws` });
   await waitFor('workspace ready', async () => (await client.get(`/api/v1/workspaces/${ws.body.id}`)).body.status === 'ready');
   return { client, userId, teamId: team.body.id, workspaceId: ws.body.id };
