@@ -57,9 +57,19 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
     private readonly config: AppConfig,
   ) {}
 
-  async handleConnection(socket: Socket): Promise<void> {
+  handleConnection(socket: Socket): Promise<void> {
+    // A client may send its first message (typically subscribe, from its connect handler) before
+    // the handshake is authenticated: handle() waits for this instead of answering UNAUTHENTICATED.
+    const connecting = this.connect(socket);
+    socket.data.connecting = connecting;
+    return connecting;
+  }
+
+  private async connect(socket: Socket): Promise<void> {
     try {
       const { principal, credentials } = await this.authenticate(socket);
+      // Gone while authenticating: handleDisconnect already ran, so keep no state (and no timer).
+      if (socket.disconnected) return;
       const state: SocketState = { principal, credentials, streams: new Map() };
       state.recheck = setInterval(() => void this.recheck(socket), this.config.env.SSE_HEARTBEAT_MS);
       state.recheck.unref();
@@ -157,6 +167,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
   }
 
   private async handle<T>(socket: Socket, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {
+    if (!socket.data.h) await (socket.data.connecting as Promise<void> | undefined);
     const state = socket.data.h as SocketState | undefined;
     if (!state) return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'Not authenticated.' } };
     // A socket outlives the login it was opened with: after a logout or a token revocation it
