@@ -11,7 +11,7 @@ import {
   waitForRunStatus,
 } from '../../support/run-fixtures';
 import { errorCode } from '../api/team-fixture';
-import { connectSocket, emitAck, readSse, SseFrame } from './stream-clients';
+import { connectSocket, emitAck, openSocket, readSse, SseFrame } from './stream-clients';
 
 const FINISHED = ['completed', 'failed', 'cancelled'];
 const BUSY_STEPS = 12;
@@ -183,6 +183,28 @@ describe('live streams: Socket.IO and SSE replay then stream, exactly once, acro
       expect(received.every((e) => e.sessionId === first.sessionId && typeof e.ts === 'string' && 'data' in e && 'runId' in e)).toBe(true);
     } finally {
       socket.disconnect();
+    }
+  });
+
+  it('should accept a subscribe sent the moment the socket connects, before the ready frame', async () => {
+    const world = await createRunWorld(ctx.stack, 'streams-eager');
+    const { sessionId, runId } = await startRun(world, 'streams: first question', { permissionMode: 'skip' });
+    await waitForRunStatus(world.client, runId, FINISHED, 30000);
+    const seqs = await dbSeqs(world.client, sessionId);
+    // What a browser client naturally writes: subscribe in the connect handler. The handshake's
+    // authentication may still be running then; repeated, since that is a race.
+    for (let i = 0; i < 20; i++) {
+      const socket = openSocket(ctx.stack.url, { cookieOf: world.client });
+      try {
+        const received: number[] = [];
+        socket.on('event', (e: { seq: number }) => received.push(e.seq));
+        const ack = await new Promise<any>((resolve) => socket.on('connect', () => resolve(emitAck(socket, 'subscribe', { sessionId, afterSeq: 0 }))));
+        expect(ack).toEqual({ ok: true, data: { sessionId, lastSeq: seqs.at(-1) } });
+        await waitFor('the replay', async () => received.length === seqs.length);
+        expect(received).toEqual(seqs);
+      } finally {
+        socket.disconnect();
+      }
     }
   });
 
