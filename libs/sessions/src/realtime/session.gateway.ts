@@ -111,7 +111,9 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
         ephemeral: (f) => socket.emit('delta', f),
         failed: (e) => socket.emit('stream_error', { sessionId, error: { code: 'STREAM_FAILED', message: e.message } }),
       });
-      state.streams.set(sessionId, stream);
+      // The client may have left during the replay; handleDisconnect ran before this stream existed.
+      if (socket.disconnected) stream.close();
+      else state.streams.set(sessionId, stream);
       return { sessionId, lastSeq: stream.lastSeq };
     });
   }
