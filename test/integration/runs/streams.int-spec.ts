@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io-client';
+import { SessionStreamHub } from '@h/sessions';
 import { waitFor } from '../../support/api-harness';
 import type { HttpClient } from '../../support/http-client';
 import {
@@ -142,6 +143,7 @@ describe('live streams: Socket.IO and SSE replay then stream, exactly once, acro
       if (!FINISHED.includes(run.status)) return null;
       return (await world.client.get(`/api/v1/sessions/${sessionId}/state`)).body.lastSeq as number;
     };
+    const openBefore = ctx.stack.api.get(SessionStreamHub).openStreams;
     const socketSide = followOverSocket(world.client, sessionId, done, prng(7));
     const sseSide = followOverSse(world.client, sessionId, done, prng(11));
     runId = (await startRun(world, 'streams: keep busy', { sessionId })).runId;
@@ -156,6 +158,9 @@ describe('live streams: Socket.IO and SSE replay then stream, exactly once, acro
     // The point of the test: both really were cut off several times while the run went on.
     expect(overSocket.drops).toBeGreaterThanOrEqual(3);
     expect(overSse.drops).toBeGreaterThanOrEqual(3);
+    // And the api holds no stream for any of the dropped connections.
+    const hub = ctx.stack.api.get(SessionStreamHub);
+    await waitFor('every dropped stream to be released', async () => hub.openStreams === openBefore);
   });
 
   it('should replay only the events after afterSeq, then go on live without a gap', async () => {
