@@ -213,6 +213,27 @@ describe('live streams: Socket.IO and SSE replay then stream, exactly once, acro
     }
   });
 
+  it('should page the event log with after and limit', async () => {
+    const world = await createRunWorld(ctx.stack, 'streams-pages');
+    const { sessionId, runId } = await startRun(world, 'streams: first question', { permissionMode: 'skip' });
+    await waitForRunStatus(world.client, runId, FINISHED, 30000);
+    const all = await allEvents(world.client, sessionId);
+    const paged: any[] = [];
+    let after = 0;
+    for (;;) {
+      const page = (await world.client.get(`/api/v1/sessions/${sessionId}/events?after=${after}&limit=2`)).body;
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      paged.push(...page.items);
+      expect(page.nextAfter).toBe(page.items.at(-1)?.seq ?? after);
+      after = page.nextAfter;
+      if (!page.hasMore) break;
+    }
+    expect(paged).toEqual(all);
+    const tail = (await world.client.get(`/api/v1/sessions/${sessionId}/events?after=${all.at(-1).seq}`)).body;
+    expect(tail).toEqual({ items: [], nextAfter: all.at(-1).seq, hasMore: false });
+    expect((await world.client.get(`/api/v1/sessions/${sessionId}/events?limit=0`)).status).toBe(400);
+  });
+
   it('should send id: = seq over SSE, resume from Last-Event-ID over ?after=, and send heartbeats', async () => {
     const world = await createRunWorld(ctx.stack, 'streams-sse');
     const { sessionId, runId } = await startRun(world, 'streams: first question', { permissionMode: 'skip' });
