@@ -121,7 +121,7 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
     }
   });
 
-  it('should never run a denied tool and tell the agent it was denied, with the message', async () => {
+  it('should never run a tool denied over REST or Socket.IO, and tell the agent it was denied, with the message', async () => {
     const world = await createRunWorld(ctx.stack, 'appr-deny');
     await seedWorkspace(ctx.stack, world, denyScenario.fixture ?? {});
     const { sessionId, runId } = await startRun(world, 'approvals: try things I will refuse', { permissionMode: 'approve' });
@@ -134,7 +134,14 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
 
     const edit = await waitForPendingPermission(world.client, sessionId, runId);
     expect(edit.toolName).toBe('edit_file');
-    expect((await world.client.post(`/api/v1/permissions/${edit.id}`, { behavior: 'deny' })).status).toBe(200);
+    // The second refusal comes over Socket.IO.
+    const socket = await connectSocket(ctx.stack.url, { cookieOf: world.client });
+    try {
+      const ack = await emitAck(socket, 'permission.decide', { permissionId: edit.id, behavior: 'deny' });
+      expect(ack).toEqual({ ok: true, data: expect.objectContaining({ id: edit.id, status: 'denied' }) });
+    } finally {
+      socket.disconnect();
+    }
 
     const run = await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 30000);
     expect(run.status).toBe('completed');

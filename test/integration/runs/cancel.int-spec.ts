@@ -11,7 +11,8 @@ import {
   waitForPendingPermission,
   waitForRunStatus,
 } from '../../support/run-fixtures';
-import { errorCode } from '../api/team-fixture';
+import { addPerson, errorCode } from '../api/team-fixture';
+import { connectSocket, emitAck } from './stream-clients';
 
 // "Promptly" means the user sees the run end within a few seconds of asking, not when the
 // stream or the command would have ended by itself (10 s and 30 s here).
@@ -92,6 +93,29 @@ describe('cancelling runs (queued, waiting, streaming, in a command)', () => {
     expect((await sandboxExec(ctx.stack, world, 'test -e approved.txt')).exitCode).not.toBe(0);
     const state = await world.client.get(`/api/v1/sessions/${sessionId}/state`);
     expect(state.body.activeRunId).toBeNull();
+  });
+
+  it('should let a member cancel over Socket.IO, and refuse a viewer over REST and Socket.IO', async () => {
+    const world = await createRunWorld(ctx.stack, 'cancel-sock');
+    const viewer = await addPerson(ctx.stack.url, { client: world.client, email: '', userId: world.userId }, world.teamId, 'viewer', 'cancel-viewer');
+    const { sessionId, runId } = await startRun(world, 'cancel: one command to approve', { permissionMode: 'approve' });
+    await waitForPendingPermission(world.client, sessionId, runId);
+
+    const refused = await viewer.client.post(`/api/v1/runs/${runId}/cancel`);
+    expect(refused.status).toBe(403);
+    expect(errorCode(refused)).toBe('FORBIDDEN');
+    const viewerSocket = await connectSocket(ctx.stack.url, { cookieOf: viewer.client });
+    const memberSocket = await connectSocket(ctx.stack.url, { cookieOf: world.client });
+    try {
+      expect(await emitAck(viewerSocket, 'run.cancel', { runId })).toEqual({ ok: false, error: expect.objectContaining({ code: 'FORBIDDEN' }) });
+      expect((await world.client.get(`/api/v1/runs/${runId}`)).body.status).toBe('waiting_permission');
+      const ack = await emitAck(memberSocket, 'run.cancel', { runId });
+      expect(ack).toEqual({ ok: true, data: expect.objectContaining({ id: runId, status: 'cancelled' }) });
+    } finally {
+      viewerSocket.disconnect();
+      memberSocket.disconnect();
+    }
+    expect((await allEvents(world.client, sessionId)).at(-1)).toEqual(expect.objectContaining({ type: 'run.cancelled', runId }));
   });
 
   it('should end a run promptly when cancelled in the middle of a slow model stream', async () => {
