@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { HttpClient, signedUpClient } from './http-client';
 import type { INestApplicationContext } from '@nestjs/common';
+import { createApiApp } from '../../apps/api/src/bootstrap';
 import { createWorker } from '../../apps/worker/src/bootstrap';
 import { startStack, TestStack, waitFor } from './api-harness';
 import { ADMIN_DATABASE_URL, TEST_DATABASE_URL } from './test-env';
@@ -84,6 +85,29 @@ export async function restartWorker(stack: TestStack): Promise<INestApplicationC
     await close();
   };
   return worker;
+}
+
+/**
+ * Replaces the stack's api with a new instance on the same config (a restarted api process; it
+ * listens on a new port). Returns a client for it that carries `client`'s cookies (same login).
+ */
+export async function restartApi(stack: TestStack, client: HttpClient): Promise<HttpClient> {
+  const old = stack.api;
+  const api = await createApiApp(stack.config);
+  await api.listen(0, '127.0.0.1');
+  await old.close();
+  const address = api.getHttpServer().address();
+  stack.api = api;
+  stack.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const close = stack.close.bind(stack);
+  // The stack's own close() knows only the api it started (closing it again is harmless).
+  stack.close = async () => {
+    await api.close();
+    await close();
+  };
+  const moved = new HttpClient(stack.url);
+  for (const [k, v] of client.cookies) moved.cookies.set(k, v);
+  return moved;
 }
 
 async function adminQuery(text: string): Promise<void> {

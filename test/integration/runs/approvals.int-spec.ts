@@ -6,6 +6,7 @@ import {
   createRunWorld,
   finishTurn,
   readWorkspaceFile,
+  restartApi,
   restartWorker,
   RunWorld,
   sandboxExec,
@@ -227,6 +228,30 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
       expect.arrayContaining(['run_command', 'edit_file']),
     );
     expect((await world.client.get(`/api/v1/sessions/${sessionId}/permissions`)).body.items).toEqual([]);
+  });
+
+  it('should take the decision on a restarted api and stream the rest of the run from it', async () => {
+    const world = await createRunWorld(ctx.stack, 'appr-api');
+    const { sessionId, runId } = await startRun(world, 'approvals: one command to approve', { permissionMode: 'approve' });
+    const request = await waitForPendingPermission(world.client, sessionId, runId);
+    const seen = (await allEvents(world.client, sessionId)).at(-1).seq;
+
+    // The client reconnects to the new api process with its last seq and its login.
+    const client = await restartApi(ctx.stack, world.client);
+    const socket = await connectSocket(ctx.stack.url, { cookieOf: client });
+    try {
+      const received: number[] = [];
+      socket.on('event', (e: { seq: number }) => received.push(e.seq));
+      expect((await emitAck(socket, 'subscribe', { sessionId, afterSeq: seen })).ok).toBe(true);
+      const ack = await emitAck(socket, 'permission.decide', { permissionId: request.id, behavior: 'allow' });
+      expect(ack.ok).toBe(true);
+      expect((await waitForRunStatus(client, runId, ['completed', 'failed', 'cancelled'], 30000)).status).toBe('completed');
+      const all = (await allEvents(client, sessionId)).map((e) => e.seq);
+      await waitFor('the rest of the run over the socket', async () => received.at(-1) === all.at(-1));
+      expect(received).toEqual(all.filter((s) => s > seen));
+    } finally {
+      socket.disconnect();
+    }
   });
 
   it('should resume and complete when the decision comes after the worker was restarted', async () => {
