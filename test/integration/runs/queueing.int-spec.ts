@@ -9,6 +9,7 @@ import {
   waitForPendingPermission,
   waitForRunStatus,
 } from '../../support/run-fixtures';
+import { addPerson } from '../api/team-fixture';
 
 const FINISHED = ['completed', 'failed', 'cancelled'];
 // About 6 s of streaming: long enough to look at the queue while it runs.
@@ -124,5 +125,29 @@ describe('run queueing (RUNS_PER_TEAM=1, one run per session, idempotent posts)'
     const messages = (await allEvents(world.client, sessionId)).filter((e) => e.type === 'message.user');
     expect(messages.map((e) => e.data.content)).toEqual(['queue: retried post', 'queue: raced post']);
     expect(ctx.model.requests.filter((r) => r.scenario === 'queue-idempotent')).toHaveLength(2);
+  });
+});
+
+describe('run queueing per user (RUNS_PER_USER=1, team limit 4)', () => {
+  const ctx = useScriptedRunStack([slowScenario, quickScenario], { RUNS_PER_USER: '1' });
+
+  it("should queue a user's second run behind their first while a teammate's run starts at once", async () => {
+    const world = await createRunWorld(ctx.stack, 'queue-user');
+    const mate = await addPerson(ctx.stack.url, { client: world.client, email: '', userId: world.userId }, world.teamId, 'member', 'queue-mate');
+    const own = await startRun(world, 'queue: hold the slot', { permissionMode: 'skip' });
+    await waitFor('the slow run to stream', async () => ctx.model.requests.some((r) => r.scenario === 'queue-slow'));
+
+    const ownSecond = await startRun(world, 'queue: quick answer', { permissionMode: 'skip' });
+    expect([ownSecond.run.status, ownSecond.run.position]).toEqual(['queued', 1]);
+    // The teammate is not behind that queued run: the team has room and they run nothing yet.
+    const theirs = await startRun({ ...world, client: mate.client, userId: mate.userId }, 'queue: quick answer', { permissionMode: 'skip' });
+    const theirRun = await waitForRunStatus(mate.client, theirs.runId, FINISHED, 30000);
+    expect(theirRun.status).toBe('completed');
+    expect((await world.client.get(`/api/v1/runs/${own.runId}`)).body.status).toBe('running');
+    expect((await world.client.get(`/api/v1/runs/${ownSecond.runId}`)).body).toEqual(expect.objectContaining({ status: 'queued', position: 1 }));
+
+    const [first, second] = await Promise.all([own, ownSecond].map((r) => waitForRunStatus(world.client, r.runId, FINISHED, 60000)));
+    expect([first.status, second.status]).toEqual(['completed', 'completed']);
+    expect(Date.parse(second.startedAt)).toBeGreaterThanOrEqual(Date.parse(first.finishedAt));
   });
 });
