@@ -47,8 +47,28 @@ const oneCommandScenario = scenario('approvals-one-command', 'approvals: one com
   finishTurn({ lastMessageRole: 'tool', lastMessageContains: 'approved-once' }),
 ]);
 
+const fileOpsScenario = scenario(
+  'approvals-file-ops',
+  'approvals: shuffle some files',
+  [
+    {
+      expect: { lastMessageRole: 'user' },
+      toolCalls: [
+        { name: 'list_files', arguments: { path: '.' } },
+        { name: 'write_file', arguments: { path: 'a.txt', content: 'alpha' } },
+        { name: 'rename_file', arguments: { old_path: 'a.txt', new_path: 'b.txt' } },
+        { name: 'create_directory', arguments: { path: 'made/here' } },
+        { name: 'delete_file', arguments: { path: 'old.txt' } },
+        { name: 'read_file', arguments: { path: 'b.txt' } },
+      ],
+    },
+    finishTurn({ lastMessageRole: 'tool', lastMessageContains: 'alpha' }),
+  ],
+  { 'old.txt': 'to be deleted\n' },
+);
+
 describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
-  const ctx = useScriptedRunStack([fixScenario, denyScenario, editedScenario, oneCommandScenario]);
+  const ctx = useScriptedRunStack([fixScenario, denyScenario, editedScenario, oneCommandScenario, fileOpsScenario]);
 
   /** Answers every permission request of the run over REST until it ends; returns the tools asked about. */
   async function allowAllOverRest(world: RunWorld, sessionId: string, runId: string): Promise<string[]> {
@@ -91,6 +111,17 @@ describe('approvals (approve / bypass / skip) over REST and Socket.IO', () => {
       ['edit_file', 'allowed', world.userId],
       ['run_command', 'allowed', world.userId],
     ]);
+  });
+
+  it('should ask before every write, rename, directory and delete in a batch, and do them once allowed', async () => {
+    const world = await createRunWorld(ctx.stack, 'appr-files');
+    await seedWorkspace(ctx.stack, world, fileOpsScenario.fixture ?? {});
+    const { runId, sessionId } = await startRun(world, 'approvals: shuffle some files', { permissionMode: 'approve' });
+    const asked = await allowAllOverRest(world, sessionId, runId);
+    expect(asked).toEqual(['write_file', 'rename_file', 'create_directory', 'delete_file']);
+    expect((await world.client.get(`/api/v1/runs/${runId}`)).body.status).toBe('completed');
+    const listing = await sandboxExec(ctx.stack, world, 'cat b.txt; echo; test -d made/here && echo dir; test -e a.txt || echo no-a; test -e old.txt || echo no-old');
+    expect(listing.stdout.split('\n').filter(Boolean)).toEqual(['alpha', 'dir', 'no-a', 'no-old']);
   });
 
   it('should resume and finish when each request is allowed over Socket.IO as soon as it arrives', async () => {
