@@ -52,7 +52,12 @@ class RunFailure extends Error {
 export class AgentRunJob {
   private readonly logger = new Logger(AgentRunJob.name);
   private readonly controllers = new Map<string, AbortController>();
-  private cancelSubscription: Promise<unknown> | null = null;
+  /**
+   * The newest seq of each session this worker runs, from its own appends and the event bus (other
+   * writers' appends): token deltas say which event they follow without a database read each.
+   */
+  private readonly sessionSeqs = new Map<string, number>();
+  private busSubscriptions: Promise<unknown> | null = null;
 
   constructor(
     private readonly config: AppConfig,
@@ -69,8 +74,13 @@ export class AgentRunJob {
 
   @OnJob(JobName.AgentRun)
   async handle({ runId }: JobPayload<JobName.AgentRun>): Promise<void> {
-    this.cancelSubscription ??= this.bus.onCancel((id) => this.controllers.get(id)?.abort());
-    await this.cancelSubscription;
+    this.busSubscriptions ??= Promise.all([
+      this.bus.onCancel((id) => this.controllers.get(id)?.abort()),
+      this.bus.onMessage((sessionId, message) => {
+        if (message.kind === 'event') this.noteSeq(sessionId, message.event.seq);
+      }),
+    ]);
+    await this.busSubscriptions;
     const claim = await this.runs.claim(runId);
     if (!claim) return; // finished, cancelled or parked meanwhile
     const { run, leaseId } = claim;
@@ -91,6 +101,7 @@ export class AgentRunJob {
       });
     } finally {
       this.controllers.delete(runId);
+      this.sessionSeqs.delete(run.sessionId);
       await this.dispatcher.dispatch(run.teamId);
     }
   }
@@ -108,6 +119,7 @@ export class AgentRunJob {
 
     const stored = await this.events.listAll(session.id);
     const interrupted = await this.closeInterruptedCalls(run, leaseId, stored);
+    this.sessionSeqs.set(run.sessionId, Math.max(this.sessionSeqs.get(run.sessionId) ?? 0, [...stored, ...interrupted].at(-1)?.seq ?? 0));
     const log = orderForRebuild([...stored, ...interrupted], run.id);
     const decisions = this.decisionsFor(log, run.id);
     // Calls of this run still open never started: the rest of a batch a killed worker did not
@@ -206,7 +218,7 @@ export class AgentRunJob {
       await this.bus.publishEphemeral({
         sessionId: run.sessionId,
         runId: run.id,
-        afterSeq: await this.events.lastSeq(run.sessionId),
+        afterSeq: this.sessionSeqs.get(run.sessionId) ?? (await this.events.lastSeq(run.sessionId)),
         ts: new Date().toISOString(),
         type: event.type,
         data: event.data,
@@ -219,9 +231,15 @@ export class AgentRunJob {
       event.type === 'usage'
         ? await this.runs.appendUsageEvent(run, leaseId, event, requestUsage(event.data))
         : await this.events.append(run.sessionId, [event], { runId: run.id, leaseId });
+    this.noteSeq(run.sessionId, appended.at(-1)?.seq ?? 0);
     await this.bus.publishEvents(appended);
     if (event.type === 'todos.updated') await this.sessions.mergeState(run.sessionId, { todos: event.data.todos });
     if (event.type === 'summary.written') await this.sessions.mergeState(run.sessionId, { summary: event.data.summary });
+  }
+
+  private noteSeq(sessionId: string, seq: number): void {
+    const known = this.sessionSeqs.get(sessionId);
+    if (known !== undefined && seq > known) this.sessionSeqs.set(sessionId, seq);
   }
 
   private authorize(session: AgentSessionRecord, decisions: Map<string, Decision>, callId: string, category: string): ToolAuthorization {

@@ -33,9 +33,11 @@ export class RunService {
       clientMessageId: body.clientMessageId,
     });
     if (created) {
-      if (!session.title) await this.sessions.update(sessionId, { title: titleFromMessage(body.content) });
-      await this.bus.publishEvents(events);
+      // Admission first: it is on the path to a working agent; the title and the live fan-out of
+      // the message (already in the log) can follow.
       await this.dispatcher.dispatch(access.teamId);
+      await this.bus.publishEvents(events);
+      if (!session.title) await this.sessions.update(sessionId, { title: titleFromMessage(body.content) });
     }
     const fresh = (await this.runs.findById(run.id)) ?? run;
     return { run: await this.toDto(fresh), created };

@@ -139,12 +139,12 @@ export class RunRepository {
   async admit(teamId: string, limits: ConcurrencyLimits): Promise<RunRecord[]> {
     return this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-admit:' + teamId}))`;
-      const running = await tx.run.findMany({ where: { teamId, status: 'running' }, select: { userId: true } });
-      const busySessions = new Set(
-        (await tx.run.findMany({ where: { teamId, status: { in: ['running', 'waiting_permission'] } }, select: { sessionId: true } })).map(
-          (r) => r.sessionId,
-        ),
-      );
+      const active = await tx.run.findMany({
+        where: { teamId, status: { in: ['running', 'waiting_permission'] } },
+        select: { userId: true, sessionId: true, status: true },
+      });
+      const running = active.filter((r) => r.status === 'running');
+      const busySessions = new Set(active.map((r) => r.sessionId));
       const queued = await tx.run.findMany({ where: { teamId, status: 'queued' }, orderBy: [{ queuedAt: 'asc' }, { createdAt: 'asc' }], select: runSelect });
       let teamCount = running.length;
       const perUser = new Map<string, number>();
@@ -184,12 +184,13 @@ export class RunRepository {
   /** A worker takes the run: a new lease fences off any earlier worker that may still be alive. */
   async claim(id: string): Promise<{ run: RunRecord; leaseId: string } | null> {
     const leaseId = randomUUID();
-    const { count } = await this.prisma.run.updateMany({
-      where: { id, status: 'running' },
-      data: { leaseId, attempts: { increment: 1 } },
-    });
-    if (!count) return null;
-    await this.prisma.run.updateMany({ where: { id, startedAt: null }, data: { startedAt: new Date() } });
+    // One statement: the claim is on the path from a posted message to a working agent, and
+    // startedAt (first claim only) is what the enqueue → start latency is measured against.
+    const claimed = await this.prisma.$executeRaw`
+      UPDATE "Run" SET "leaseId" = ${leaseId}, "attempts" = "attempts" + 1,
+        "startedAt" = COALESCE("startedAt", now() AT TIME ZONE 'UTC'), "updatedAt" = now() AT TIME ZONE 'UTC'
+      WHERE "id" = ${id}::uuid AND "status" = 'running'`;
+    if (!claimed) return null;
     const run = await this.findById(id);
     return run ? { run, leaseId } : null;
   }
