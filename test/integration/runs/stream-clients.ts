@@ -67,7 +67,9 @@ export async function readSse(
   onFrame: (frame: SseFrame) => void,
   options: { lastEventId?: string; signal?: AbortSignal } = {},
 ): Promise<{ status: number; body?: string }> {
-  const headers: Record<string, string> = { accept: 'text/event-stream', cookie: cookieHeader(client) };
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  if (client.bearer) headers.authorization = `Bearer ${client.bearer}`;
+  else headers.cookie = cookieHeader(client);
   if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
   let res: Response;
   try {

@@ -11,7 +11,7 @@ import {
   useScriptedRunStack,
   waitForRunStatus,
 } from '../../support/run-fixtures';
-import { errorCode } from '../api/team-fixture';
+import { bearerClient, createToken, errorCode } from '../api/team-fixture';
 import { connectSocket, emitAck, openSocket, readSse, SseFrame } from './stream-clients';
 
 const FINISHED = ['completed', 'failed', 'cancelled'];
@@ -268,6 +268,35 @@ describe('live streams: Socket.IO and SSE replay then stream, exactly once, acro
     const bad = await world.client.request('GET', `/api/v1/sessions/${sessionId}/events/stream`, undefined, { 'last-event-id': 'abc' });
     expect(bad.status).toBe(400);
     expect(errorCode(bad)).toBe('BAD_LAST_EVENT_ID');
+  });
+
+  it('should let a bot follow a run over SSE and Socket.IO with an API token', async () => {
+    const world = await createRunWorld(ctx.stack, 'streams-bot');
+    const token = await createToken({ client: world.client, email: '', userId: world.userId }, world.teamId, { name: 'ci bot' });
+    const bot = bearerClient(ctx.stack.url, token.secret);
+    const session = await bot.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: 'skip' });
+    expect(session.status).toBe(201);
+    const sseIds: number[] = [];
+    const abort = new AbortController();
+    const reading = readSse(ctx.stack.url, `/api/v1/sessions/${session.body.id}/events/stream`, bot, (f) => f.id !== undefined && sseIds.push(Number(f.id)), {
+      signal: abort.signal,
+    });
+    const socket = await connectSocket(ctx.stack.url, { token: token.secret });
+    try {
+      const socketSeqs: number[] = [];
+      socket.on('event', (e: { seq: number }) => socketSeqs.push(e.seq));
+      expect((await emitAck(socket, 'subscribe', { sessionId: session.body.id, afterSeq: 0 })).ok).toBe(true);
+      const { runId } = await startRun({ ...world, client: bot }, 'streams: first question', { sessionId: session.body.id });
+      expect((await waitForRunStatus(bot, runId, FINISHED, 30000)).status).toBe('completed');
+      const seqs = await dbSeqs(bot, session.body.id);
+      await waitFor('both streams to catch up', async () => sseIds.at(-1) === seqs.at(-1) && socketSeqs.at(-1) === seqs.at(-1));
+      expect(sseIds).toEqual(seqs);
+      expect(socketSeqs).toEqual(seqs);
+    } finally {
+      abort.abort();
+      await reading;
+      socket.disconnect();
+    }
   });
 
   it('should stream token deltas live that add up to the persisted message', async () => {
