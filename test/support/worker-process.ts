@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig, envSchema } from '@h/config';
@@ -7,30 +7,12 @@ import { createApiApp } from '../../apps/api/src/bootstrap';
 import { waitFor } from './api-harness';
 import { TEST_LOG_DIR } from './test-env';
 
+export { ensureServerBuild } from './server-build';
+
 // Crash tests need processes they can SIGKILL: the BUILT worker (what production runs) as a child
 // process, a private redis-server they may shut down, and an api they can close and start again.
 
 const ROOT = process.cwd();
-const WORKER_MAIN = join(ROOT, 'dist/apps/worker/src/main.js');
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the server into dist/ when it is missing or older than any server source file. */
-export function ensureServerBuild(): void {
-  const built = existsSync(WORKER_MAIN) && existsSync(join(ROOT, 'dist/tsconfig.json')) ? statSync(WORKER_MAIN).mtimeMs : 0;
-  const sources = [join(ROOT, 'apps/worker/src'), ...readdirSync(join(ROOT, 'libs')).map((l) => join(ROOT, 'libs', l, 'src'))].filter(existsSync);
-  if (built && Math.max(...sources.map(newestSource)) <= built) return;
-  // flock: other engineers' test runs may build at the same moment.
-  execFileSync('flock', ['/tmp/h-build.lock', 'node', 'scripts/build.mjs', 'prisma', 'server'], { cwd: ROOT, stdio: 'pipe', timeout: 300_000 });
-}
 
 /** The process environment that gives a child exactly this config (nothing inherited from ours). */
 export function envOf(config: AppConfig, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -26,6 +26,7 @@ describe('api restart while a Socket.IO client watches a run', () => {
     await api?.close();
     if (crash) await removeSandboxes(crash.stack.sandboxPrefix);
     await crash?.model.close();
+    await crash?.dropDatabase();
   });
 
   it('should let the client resubscribe from its last seq and end with exactly the logged seqs', async () => {

@@ -3,6 +3,7 @@ import { SandboxRepository } from '@h/db';
 import { SandboxManager } from '@h/runner';
 import { startStack, waitFor, type TestStack } from '../../support/api-harness';
 import { createRunWorld, type RunWorld } from '../../support/run-fixtures';
+import { createIsolatedDatabase } from '../../support/isolated-database';
 import { ensureServerBuild, startWorkerProcess, type WorkerProcess } from '../../support/worker-process';
 
 // What the crash specs share: scenarios slow enough to kill a worker in the middle of them, a check
@@ -71,28 +72,33 @@ export interface CrashWorld {
   world: RunWorld;
   /** The current worker process; replace it after a kill. */
   worker: WorkerProcess;
+  /** Drops the world's own database (close() does it too). */
+  dropDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * The scripted model answering `turns` (as its default scenario), the api in this process, the
+ * The scripted model answering `turns` (as its default scenario), a database of its own, the api in this process, the
  * BUILT worker as a child process with the same config and a 3 s run lock (a killed worker's run
  * is picked up within seconds), and a user with a team, a key and a ready workspace.
  */
 export async function startCrashWorld(name: string, turns: ScenarioTurn[], env: Record<string, string> = {}): Promise<CrashWorld> {
   ensureServerBuild();
   const model = await startScriptedModelServer({ scenarios: [crashScenario(name, turns)], defaultScenario: name, demo: false });
-  const stack = await startStack({ env: { DEEPSEEK_BASE_URL: model.url, RUN_LOCK_MS: '3000', ...env } });
+  const database = await createIsolatedDatabase('crash');
+  const stack = await startStack({ env: { DATABASE_URL: database.url, DEEPSEEK_BASE_URL: model.url, RUN_LOCK_MS: '3000', ...env } });
   const worker = await startWorkerProcess(stack.config);
   const crash: CrashWorld = {
     model,
     stack,
     worker,
     world: await createRunWorld(stack, name.replace(/[^a-z]/g, '')),
+    dropDatabase: () => database.drop(),
     async close() {
       await crash.worker.stop();
       await stack.close();
       await model.close();
+      await database.drop();
     },
   };
   return crash;
