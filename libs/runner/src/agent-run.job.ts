@@ -25,6 +25,7 @@ import { orderForRebuild } from './event-order';
 import { SandboxManager } from './sandbox-manager.service';
 
 const EPHEMERAL = new Set(['text.delta', 'thinking.delta']);
+const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
 
 interface Decision {
   behavior: 'allow' | 'deny';
@@ -109,6 +110,16 @@ export class AgentRunJob {
   private async execute(run: RunRecord, leaseId: string, controller: AbortController): Promise<void> {
     const session = await this.sessions.findById(run.sessionId);
     if (!session) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
+    const stored = await this.events.listAll(session.id);
+    // The engine logged how the run ended and the worker died before marking it: record that end
+    // instead of running the agent (and asking the model) a second time.
+    const ended = stored.find((e) => e.runId === run.id && Object.hasOwn(TERMINAL_STATUS, e.type));
+    if (ended) {
+      const data = ended.data as { code?: string; message?: string };
+      const error = ended.type === 'run.failed' ? { code: data.code ?? 'INTERNAL', message: data.message ?? '' } : null;
+      await this.finish(run, leaseId, TERMINAL_STATUS[ended.type as keyof typeof TERMINAL_STATUS], error);
+      return;
+    }
     if (run.cancelRequestedAt) {
       await this.finish(run, leaseId, 'cancelled', null, { type: 'run.cancelled', data: { usage: toEngineUsage(ZERO_USAGE) } });
       return;
@@ -117,7 +128,6 @@ export class AgentRunJob {
     if (!workspaceRow) throw new RunFailure('WORKSPACE_GONE', 'The workspace was deleted.');
     const provider = await this.provider(session);
 
-    const stored = await this.events.listAll(session.id);
     const interrupted = await this.closeInterruptedCalls(run, leaseId, stored);
     this.sessionSeqs.set(run.sessionId, Math.max(this.sessionSeqs.get(run.sessionId) ?? 0, [...stored, ...interrupted].at(-1)?.seq ?? 0));
     const log = orderForRebuild([...stored, ...interrupted], run.id);
