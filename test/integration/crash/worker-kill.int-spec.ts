@@ -1,5 +1,7 @@
 import { INTERRUPTED_RESULT } from '@h/agent';
-import { RunRepository } from '@h/db';
+import { PrismaService, RunRepository } from '@h/db';
+import { JobName, JobQueueService } from '@h/jobs';
+import { runJobId } from '@h/runs';
 import type { ScenarioTurn } from '@h/scripted-model';
 import { waitFor } from '../../support/api-harness';
 import { allEvents, waitForRunStatus } from '../../support/run-fixtures';
@@ -114,4 +116,29 @@ describe('worker killed with SIGKILL in the middle of a run', () => {
       await files.close();
     }
   }, 900_000);
+
+  // The narrowest window: the engine appended run.done, then the worker died before it marked the
+  // run completed. That state is made directly (a kill cannot be timed into a window of one
+  // statement): the run goes back to running and its job is enqueued, as the sweep would.
+  it('should finish a run whose worker died after run.done without asking the model again', async () => {
+    const { model, stack, world } = crash;
+    const session = await world.client.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: 'skip' });
+    const sessionId: string = session.body.id;
+    const posted = await world.client.post(`/api/v1/sessions/${sessionId}/messages`, { content: 'Run 1: write note 1 and log it.' });
+    expect((await waitForRunStatus(world.client, posted.body.id, ['completed', 'failed', 'cancelled'])).status).toBe('completed');
+    const requests = () => model.requests.filter((r) => r.conversation === `header:${sessionId}`).length;
+    const before = requests();
+
+    await stack.api.get(PrismaService).run.update({ where: { id: posted.body.id }, data: { status: 'running', finishedAt: null } });
+    await stack.api.get(JobQueueService).enqueue(JobName.AgentRun, { runId: posted.body.id }, { jobId: runJobId(posted.body.id) });
+    await waitFor('the resumed run to be claimed', async () => ((await stack.api.get(RunRepository).findById(posted.body.id))?.attempts ?? 0) >= 2);
+
+    const run = await waitForRunStatus(world.client, posted.body.id, ['completed', 'failed', 'cancelled']);
+    expect({ status: run.status, error: run.error }).toEqual({ status: 'completed', error: null });
+    expect(requests()).toBe(before);
+    const events = await allEvents(world.client, sessionId);
+    expect(logProblems(events)).toEqual([]);
+    expect(events.filter((e) => e.type === 'run.started')).toHaveLength(1);
+    expect(model.failures).toEqual([]);
+  });
 });
