@@ -116,6 +116,8 @@ class AgentRun {
     this.meter = new UsageMeter(o.model);
     this.compaction = { ...DEFAULT_COMPACTION, ...o.compaction };
     this.toolState = newRunToolState(this.conversation.todos);
+    // A resumed run (no new message) keeps the summary its earlier segment had accepted.
+    if (o.userMessage === undefined) this.toolState.summary = this.conversation.summary;
     this.contextWindow = getModelInfo(o.model).contextWindow;
   }
 

@@ -22,6 +22,11 @@ export class Conversation {
   /** Chunks appended later as guidance messages, in order. */
   readonly guidanceChunkIds: string[] = [];
   todos: AgentTodo[] = [];
+  /**
+   * The summary write_summary accepted since the last message a person wrote: a run resumed in a
+   * new job (after a permission decision or a lost worker) still has it for task_complete.
+   */
+  summary: string | null = null;
   readonly outputs = new OutputStore();
   /** Calls of the last assistant message that still wait for their result. */
   private readonly open = new Map<string, ToolCall>();
@@ -33,6 +38,7 @@ export class Conversation {
         this.systemChunkIds ??= [...e.data.systemChunkIds];
         return;
       case 'message.user':
+        if (!e.data.synthetic) this.summary = null;
         this.push({ role: 'user', content: e.data.content });
         return;
       case 'message.assistant': {
@@ -55,6 +61,9 @@ export class Conversation {
         // API's pairing rule; the call already has its result or a synthetic one.
         if (!this.open.delete(e.data.toolCallId)) return;
         this.messages.push({ role: 'tool', content: e.data.result, toolCallId: e.data.toolCallId, name: e.data.name });
+        return;
+      case 'summary.written':
+        this.summary = e.data.summary;
         return;
       case 'todos.updated':
         this.todos = e.data.todos.map((t) => ({ ...t }));
