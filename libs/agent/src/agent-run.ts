@@ -145,7 +145,8 @@ class AgentRun {
     const c = this.conversation;
     const resumed = this.o.userMessage === undefined ? c.openCalls() : [];
     if (resumed.length === 0) c.closeOpenCalls();
-    else this.workDone = true;
+    // A resumed run that already used tools must still finish with a summary, not plain text.
+    if (resumed.length > 0 || (this.o.userMessage === undefined && c.workSinceMessage)) this.workDone = true;
     for (const m of c.messages) this.itr.observeMessage(m);
     if (this.o.userMessage !== undefined) this.itr.observe(this.o.userMessage);
     // The session's first run fixes the system prompt; later runs reuse it byte for byte.

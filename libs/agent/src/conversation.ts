@@ -27,6 +27,8 @@ export class Conversation {
    * new job (after a permission decision or a lost worker) still has it for task_complete.
    */
   summary: string | null = null;
+  /** Whether the model called tools since the last message a person wrote (the final-reply rule). */
+  workSinceMessage = false;
   readonly outputs = new OutputStore();
   /** Calls of the last assistant message that still wait for their result. */
   private readonly open = new Map<string, ToolCall>();
@@ -38,13 +40,19 @@ export class Conversation {
         this.systemChunkIds ??= [...e.data.systemChunkIds];
         return;
       case 'message.user':
-        if (!e.data.synthetic) this.summary = null;
+        if (!e.data.synthetic) {
+          this.summary = null;
+          this.workSinceMessage = false;
+        }
         this.push({ role: 'user', content: e.data.content });
         return;
       case 'message.assistant': {
         const message: ChatMessage = { role: 'assistant', content: e.data.content };
         if (e.data.reasoningContent) message.reasoningContent = e.data.reasoningContent;
-        if (e.data.toolCalls?.length) message.toolCalls = e.data.toolCalls.map((c) => ({ ...c }));
+        if (e.data.toolCalls?.length) {
+          message.toolCalls = e.data.toolCalls.map((c) => ({ ...c }));
+          this.workSinceMessage = true;
+        }
         this.push(message);
         for (const call of message.toolCalls ?? []) this.open.set(call.id, call);
         return;
