@@ -155,7 +155,7 @@ export class AgentRunJob {
       signal: controller.signal,
       requestHeaders: { 'x-conversation-id': session.id },
       authorize: (request) => this.authorize(session, decisions, request.call.id, request.category),
-      onEvent: (event) => this.record(run, leaseId, event),
+      onEvent: async (event) => this.record(run, leaseId, await this.withRunTotals(run, stored, event)),
     });
     await this.conclude(run, leaseId, result);
   }
@@ -221,6 +221,21 @@ export class AgentRunJob {
   ): Promise<void> {
     const appended = await this.runs.finish(run.id, leaseId, { status, error }, finalEvent ? { sessionId: run.sessionId, ...finalEvent } : undefined);
     await this.bus.publishEvents(appended);
+  }
+
+  /**
+   * The engine's terminal event reports the usage of its own segment; a run that paused or lost its
+   * worker had earlier segments. The event reports the whole run: the stored totals (exact, see
+   * appendUsageEvent) and the reasoning tokens of the earlier segments' usage events.
+   */
+  private async withRunTotals(run: RunRecord, stored: EventEnvelope[], event: AgentEvent): Promise<AgentEvent> {
+    if (event.type !== 'run.done' && event.type !== 'run.failed' && event.type !== 'run.cancelled') return event;
+    const earlier = stored.filter((e) => e.runId === run.id && e.type === 'usage');
+    if (!earlier.length) return event;
+    const totals = (await this.runs.findById(run.id))?.usage;
+    if (!totals) return event;
+    const reasoning = earlier.reduce((n, e) => n + ((e.data as { request: { reasoningTokens?: number } }).request.reasoningTokens ?? 0), 0);
+    return { ...event, data: { ...event.data, usage: { ...toEngineUsage(totals), reasoningTokens: reasoning + event.data.usage.reasoningTokens } } } as AgentEvent;
   }
 
   private async record(run: RunRecord, leaseId: string, event: AgentEvent): Promise<void> {
