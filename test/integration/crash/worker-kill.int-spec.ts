@@ -98,6 +98,9 @@ describe('worker killed with SIGKILL in the middle of a run', () => {
     for (const runId of runIds) {
       const run = (await world.client.get(`/api/v1/runs/${runId}`)).body;
       expect(run.usage).toMatchObject(usageFromEvents(events, runId));
+      // run.done reports the whole run, not only the segment of the worker that finished it.
+      const done = events.find((e) => e.runId === runId && e.type === 'run.done');
+      expect(done.data.usage).toMatchObject({ requests: run.usage.requests, promptTokens: run.usage.promptTokens });
       totals.requests += run.usage.requests;
       totals.promptTokens += run.usage.promptTokens;
     }
