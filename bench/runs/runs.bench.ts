@@ -348,6 +348,7 @@ async function main(): Promise<void> {
     await sleep(1500);
     for (const p of [apiProc, workerProc, modelProc]) p.child.kill('SIGKILL');
     rmSync(scenarioDir, { recursive: true, force: true });
+    if (DRIVER === 'local') rmSync(env.SANDBOX_LOCAL_DIR as string, { recursive: true, force: true });
     if (DRIVER === 'docker') await removeSandboxes();
   }
 }
