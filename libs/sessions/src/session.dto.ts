@@ -42,6 +42,11 @@ export class UsageDto {
   @ApiProperty({ description: 'US dollars' }) costUsd: number;
 }
 
+export class LatestRunDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'cancelled'] }) status: string;
+}
+
 export class SessionDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) workspaceId: string;
@@ -52,6 +57,7 @@ export class SessionDto {
   @ApiProperty({ enum: PERMISSION_MODES }) permissionMode: string;
   @ApiProperty({ description: 'Seq of the newest event' }) lastSeq: number;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
+  @ApiProperty({ nullable: true, type: LatestRunDto, description: 'The newest run, for status badges' }) latestRun: LatestRunDto | null;
   @ApiProperty({ format: 'uuid' }) createdById: string;
   @ApiProperty() createdAt: Date;
   @ApiProperty() updatedAt: Date;

@@ -5,9 +5,9 @@ import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal } from '@h/identity';
 import type { CreateSessionDto, SessionDto, SessionListDto, SessionStateDto, UpdateSessionDto } from './session.dto';
 
-export function toSessionDto(s: AgentSessionRecord): SessionDto {
+export function toSessionDto(s: AgentSessionRecord, latestRun: SessionDto['latestRun'] = null): SessionDto {
   const { state: _state, ...rest } = s;
-  return { ...rest, title: s.title || 'New session' };
+  return { ...rest, title: s.title || 'New session', latestRun };
 }
 
 @Injectable()
@@ -35,11 +35,15 @@ export class SessionService {
   }
 
   async list(workspaceId: string): Promise<SessionListDto> {
-    return { items: (await this.sessions.listByWorkspace(workspaceId)).map(toSessionDto) };
+    const sessions = await this.sessions.listByWorkspace(workspaceId);
+    const latest = await this.runs.latestForSessions(sessions.map((s) => s.id));
+    return { items: sessions.map((s) => toSessionDto(s, latest.get(s.id) ?? null)) };
   }
 
   async get(id: string): Promise<SessionDto> {
-    return toSessionDto(await this.load(id));
+    const session = await this.load(id);
+    const latest = await this.runs.latestForSessions([id]);
+    return toSessionDto(session, latest.get(id) ?? null);
   }
 
   async update(principal: Principal, access: AccessGrant, id: string, body: UpdateSessionDto, ip: string | null = null): Promise<SessionDto> {

@@ -48,5 +48,8 @@ describe('agent runs through the API (scripted model, real sandbox)', () => {
     expect(state.body.activeRunId).toBeNull();
     const titled = await world.client.get(`/api/v1/sessions/${session.body.id}`);
     expect(titled.body.title).toBe('The failing test in test/math.test.js needs fixing.');
+    // The session list carries each session's newest run, so a UI needs no request per session.
+    const listed = await world.client.get(`/api/v1/workspaces/${world.workspaceId}/sessions`);
+    expect(listed.body.items.find((s: { id: string }) => s.id === session.body.id).latestRun).toEqual({ id: run.id, status: 'completed' });
   });
 });

@@ -27,6 +27,8 @@ export interface AgentSession {
   permissionMode: PermissionMode;
   lastSeq: number;
   usage: SessionUsage;
+  /** The newest run (id and status), for the sessions list's badge. */
+  latestRun: { id: string; status: RunStatus } | null;
   createdById: string;
   createdAt: string;
   updatedAt: string;

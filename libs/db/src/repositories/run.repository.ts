@@ -124,6 +124,18 @@ export class RunRepository {
     return rows.map(toRecord);
   }
 
+  /** The newest run of each session, in one query (for session lists). */
+  async latestForSessions(sessionIds: string[]): Promise<Map<string, { id: string; status: RunStatusName }>> {
+    if (!sessionIds.length) return new Map();
+    const rows = await this.prisma.run.findMany({
+      where: { sessionId: { in: sessionIds } },
+      orderBy: [{ sessionId: 'asc' }, { createdAt: 'desc' }],
+      distinct: ['sessionId'],
+      select: { id: true, sessionId: true, status: true },
+    });
+    return new Map(rows.map((r) => [r.sessionId, { id: r.id, status: r.status }]));
+  }
+
   /** 1-based position among the team's queued runs (what a user waits behind), or null. */
   async queuePosition(run: RunRecord): Promise<number | null> {
     if (run.status !== 'queued') return null;

@@ -1,9 +1,8 @@
 'use client';
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { api } from '../../lib/api-client';
-import { ACTIVE_RUN_STATUSES, type AgentSession, type Run, type RunStatus } from '../../lib/agent-types';
+import { useCallback, useMemo, useState } from 'react';
+import { ACTIVE_RUN_STATUSES, type AgentSession, type RunStatus } from '../../lib/agent-types';
 import type { ListResponse } from '../../lib/api-types';
 import { useApiQuery } from '../../lib/use-api-query';
 import { usePollWhile } from '../../lib/use-poll-while';
@@ -12,8 +11,6 @@ import { SessionConsole } from './session-console';
 import { SessionsList } from './sessions-list';
 
 const LIST_POLL_MS = 5000;
-// Status badges cost one request per session: only the newest ones get one.
-const STATUS_LIMIT = 25;
 
 // The agent half of the workspace page: the sessions (newest first) and the console of the one
 // named by ?session=<id>, so a link or a reload opens the same session.
@@ -24,7 +21,6 @@ export function WorkspaceAgent({ workspaceId, canWrite }: { workspaceId: string;
   const selectedId = search.get('session');
   const [creating, setCreating] = useState(false);
   const list = useApiQuery<ListResponse<AgentSession>>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/sessions`);
-  const [statuses, setStatuses] = useState<Record<string, RunStatus | undefined>>({});
   // A session just created is shown at once, before the list has been read again.
   const [created, setCreated] = useState<AgentSession | null>(null);
 
@@ -43,24 +39,11 @@ export function WorkspaceAgent({ workspaceId, canWrite }: { workspaceId: string;
     [router, pathname],
   );
 
-  // Each listed session's newest run, for its status badge.
-  useEffect(() => {
-    let stop = false;
-    const ids = sessions.slice(0, STATUS_LIMIT).map((s) => s.id);
-    void Promise.all(
-      ids.map(async (id) => {
-        try {
-          const runs = await api.get<ListResponse<Run>>(`/api/v1/sessions/${encodeURIComponent(id)}/runs`);
-          return [id, runs.items[0]?.status] as const;
-        } catch {
-          return [id, undefined] as const;
-        }
-      }),
-    ).then((pairs) => !stop && setStatuses(Object.fromEntries(pairs)));
-    return () => {
-      stop = true;
-    };
-  }, [sessions]);
+  // Each listed session's newest run comes with the list, for its status badge.
+  const statuses = useMemo<Record<string, RunStatus | undefined>>(
+    () => Object.fromEntries(sessions.map((s) => [s.id, s.latestRun?.status])),
+    [sessions],
+  );
 
   // Other members' sessions change too: refresh the list while any of them is active.
   const anyActive = Object.values(statuses).some((s) => s && ACTIVE_RUN_STATUSES.includes(s));
