@@ -5,8 +5,6 @@ import { splitUsage, UsageTotals, usageSelect } from '../usage';
 
 export type PermissionModeName = `${PermissionMode}`;
 
-export type { UsageTotals };
-
 export interface AgentSessionRecord {
   id: string;
   teamId: string;
@@ -50,15 +48,9 @@ function toRecord(r: Row): AgentSessionRecord {
 export class AgentSessionRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async create(input: {
-    teamId: string;
-    workspaceId: string;
-    createdById: string;
-    title: string;
-    model: string;
-    thinking: boolean;
-    permissionMode: PermissionModeName;
-  }): Promise<AgentSessionRecord> {
+  async create(
+    input: Pick<AgentSessionRecord, 'teamId' | 'workspaceId' | 'createdById' | 'title' | 'model' | 'thinking' | 'permissionMode'>,
+  ): Promise<AgentSessionRecord> {
     return toRecord(await this.prisma.agentSession.create({ data: input, select: sessionSelect }));
   }
 
