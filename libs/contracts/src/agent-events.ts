@@ -136,6 +136,8 @@ export const agentEventEnvelopeSchema = z.object({
   type: z.string(),
   data: z.unknown(),
 });
+/** Any event of a session's log in its envelope (agent events and others alike). */
+export type EventEnvelope = z.infer<typeof agentEventEnvelopeSchema>;
 export type AgentEventEnvelope = AgentEvent & { sessionId: string; seq: number; runId: string | null; ts: string };
 
 /** Validates one event (without envelope); throws a ZodError on a bad shape. */

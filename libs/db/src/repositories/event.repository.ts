@@ -1,16 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { EventEnvelope } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
 import { Prisma } from '../generated/client';
 
-/** The envelope every part shares: `{ sessionId, seq, runId, ts, type, data }`. */
-export interface EventEnvelope {
-  sessionId: string;
-  seq: number;
-  runId: string | null;
-  ts: string;
-  type: string;
-  data: unknown;
-}
+// The envelope every part shares is defined once, in the contracts (zod schema and type).
+export type { EventEnvelope };
 
 export interface NewEvent {
   type: string;
