@@ -302,7 +302,7 @@ export interface OpenApiOperation {
   operationId?: string;
   requestBody?: { content?: Record<string, { schema?: OpenApiSchema }> };
   responses?: Record<string, { content?: Record<string, { schema?: OpenApiSchema }> }>;
-  parameters?: { name: string; in: string }[];
+  parameters?: { name: string; in: string; schema?: OpenApiSchema }[];
 }
 export interface OpenApiSchema {
   $ref?: string;
@@ -311,6 +311,9 @@ export interface OpenApiSchema {
   required?: string[];
   enum?: unknown[];
   items?: OpenApiSchema;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
