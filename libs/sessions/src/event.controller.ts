@@ -3,7 +3,7 @@ import { ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger'
 import type { Request, Response } from 'express';
 import { AppConfig } from '@h/config';
 import { EventRepository } from '@h/db';
-import { AppException, SESSION_COOKIE } from '@h/http';
+import { AppException, parseQueryInteger, SESSION_COOKIE } from '@h/http';
 import { Access, bearerFrom } from '@h/identity';
 import { LiveAccessService } from './realtime/live-access.service';
 import { SessionStreamHub } from './realtime/session-stream.hub';
@@ -38,7 +38,7 @@ export class EventController {
   @Get('stream')
   @Access('session', 'id', 'viewer')
   @ApiProduces('text/event-stream')
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this seq' })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this seq', schema: { type: 'string', pattern: '^(0|[1-9]\\d{0,9})$' } })
   @ApiOkResponse({ description: 'An endless text/event-stream; data lines are event envelopes', schema: { type: 'string' } })
   async streamEvents(
     @Param('id') id: string,
@@ -49,8 +49,9 @@ export class EventController {
   ): Promise<void> {
     let after = query.after ?? 0;
     if (lastEventId !== undefined && lastEventId !== '') {
-      if (!/^\d{1,10}$/.test(lastEventId)) throw AppException.badRequest('BAD_LAST_EVENT_ID', 'Last-Event-ID must be an event seq');
-      after = Number(lastEventId);
+      const seq = parseQueryInteger(lastEventId);
+      if (seq === null || seq < 0) throw AppException.badRequest('BAD_LAST_EVENT_ID', 'Last-Event-ID must be an event seq');
+      after = seq;
     }
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',

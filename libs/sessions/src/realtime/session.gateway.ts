@@ -11,14 +11,14 @@ import { parse as parseCookie } from 'cookie';
 import type { Socket } from 'socket.io';
 import { z } from 'zod';
 import { AppConfig } from '@h/config';
-import { AppException, mapException, SESSION_COOKIE } from '@h/http';
+import { AppException, findInputProblem, INPUT_LIMITS, mapException, SESSION_COOKIE } from '@h/http';
 import { AccessService, AuthService, bearerFrom, Principal } from '@h/identity';
 import { PermissionService } from '../permission.service';
 import { RunService } from '../run.service';
 import { LiveAccessService, LiveCredentials } from './live-access.service';
 import { SessionStream, SessionStreamHub } from './session-stream.hub';
 
-const subscribeSchema = z.object({ sessionId: z.string().uuid(), afterSeq: z.number().int().min(0).default(0) });
+const subscribeSchema = z.object({ sessionId: z.string().uuid(), afterSeq: z.number().int().min(0).max(INPUT_LIMITS.maxQueryInteger).default(0) });
 const unsubscribeSchema = z.object({ sessionId: z.string().uuid() });
 const decideSchema = z.object({
   permissionId: z.string().uuid(),
@@ -101,7 +101,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
 
   @SubscribeMessage('subscribe')
   subscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ sessionId: string; lastSeq: number }>> {
-    return this.handle(socket, async (state) => {
+    return this.handle(socket, body, async (state) => {
       const { sessionId, afterSeq } = subscribeSchema.parse(body);
       await this.access.check(state.principal, 'session', sessionId, 'viewer');
       state.streams.get(sessionId)?.close();
@@ -120,7 +120,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
 
   @SubscribeMessage('unsubscribe')
   unsubscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ sessionId: string }>> {
-    return this.handle(socket, async (state) => {
+    return this.handle(socket, body, async (state) => {
       const { sessionId } = unsubscribeSchema.parse(body);
       state.streams.get(sessionId)?.close();
       state.streams.delete(sessionId);
@@ -131,7 +131,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
 
   @SubscribeMessage('permission.decide')
   decide(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown) {
-    return this.handle(socket, async (state) => {
+    return this.handle(socket, body, async (state) => {
       const { permissionId, ...decision } = decideSchema.parse(body);
       const grant = await this.access.check(state.principal, 'permission', permissionId, 'member');
       return this.permissions.decide(state.principal, grant, permissionId, decision, socket.handshake.address || null);
@@ -140,7 +140,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
 
   @SubscribeMessage('run.cancel')
   cancel(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown) {
-    return this.handle(socket, async (state) => {
+    return this.handle(socket, body, async (state) => {
       const { runId } = cancelSchema.parse(body);
       const grant = await this.access.check(state.principal, 'run', runId, 'member');
       return this.runs.cancel(state.principal, grant, runId, socket.handshake.address || null);
@@ -168,7 +168,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
     }
   }
 
-  private async handle<T>(socket: Socket, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {
+  private async handle<T>(socket: Socket, body: unknown, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {
     if (!socket.data.h) await (socket.data.connecting as Promise<void> | undefined);
     const state = socket.data.h as SocketState | undefined;
     if (!state) return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'Not authenticated.' } };
@@ -180,6 +180,9 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
       setImmediate(() => socket.disconnect(true));
       return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'The session or API token this socket used has ended; sign in again.' } };
     }
+    // The same input policy as every HTTP body (NUL, lone surrogates, depth, unsafe numbers).
+    const problem = findInputProblem(body, 'message');
+    if (problem) return { ok: false, error: { code: 'VALIDATION_FAILED', message: problem } };
     try {
       return { ok: true, data: await work(state) };
     } catch (err) {
