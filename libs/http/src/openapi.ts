@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { OperationObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 export const SESSION_COOKIE = 'h_session';
 export const CSRF_COOKIE = 'h_csrf';
@@ -30,8 +31,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  */
 function documentGuardParams(document: OpenAPIObject): void {
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const op of Object.values(item)) {
-      if (!op || typeof op !== 'object' || !('responses' in op)) continue;
+    for (const value of Object.values(item)) {
+      if (!value || typeof value !== 'object' || !('responses' in value)) continue;
+      const op = value as OperationObject;
       const params = (op.parameters ??= []);
       for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
         if (params.some((p) => 'in' in p && p.in === 'path' && p.name === name)) continue;

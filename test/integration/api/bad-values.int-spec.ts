@@ -9,8 +9,7 @@ import { emitRaw, rawHttp } from '../../support/raw-transport';
 import { TEST_DATABASE_URL } from '../../support/test-env';
 import { connectSocket, cookieHeader } from '../runs/stream-clients';
 import { BadValue, badValuesFor, bodyWith, Position, queryWith, Slot, slotsOf, unboundedStrings } from './bad-values';
-import { documentedRoutes, fetchDocument, fillPath, OpenApiDocument, RouteRequest, ROUTES } from './route-table';
-import { newPermission, newRun } from './route-table';
+import { documentedRoutes, fetchDocument, fillPath, newPermission, newRun, OpenApiDocument, RouteRequest, ROUTES } from './route-table';
 import { openStream, Person, TeamFixture, teamWithRoles } from './team-fixture';
 
 interface Answer {
