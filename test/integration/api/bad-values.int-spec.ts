@@ -141,6 +141,20 @@ describe('bad values in every position of every documented operation', () => {
     },
   );
 
+  it('should refuse a body nested 500,000 levels deep (1 MB) on every route with a body, before parsing it', async () => {
+    const problems: string[] = [];
+    const raw = '['.repeat(500_000) + ']'.repeat(500_000);
+    for (const { key, path, op } of documentedRoutes(doc)) {
+      if (!op.requestBody || !(key in ROUTES)) continue;
+      const req = await ROUTES[key].prepare(f, actorFor(key));
+      const res = await send(key, req, fillPath(path, req.params) + (req.query ?? ''), raw);
+      const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
+      if (res.status !== 400 || code !== 'VALIDATION_FAILED') problems.push(`${key} -> ${res.status} ${res.text.slice(0, 160)}`);
+    }
+    expect(problems).toEqual([]);
+    expect(await ready()).toBe(true);
+  });
+
   describe('Socket.IO messages', () => {
     let socket: Socket;
     beforeAll(async () => {
