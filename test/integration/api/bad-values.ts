@@ -25,8 +25,8 @@ export interface BadValue {
 
 /** How deep the nesting cases go: far past any sane limit, well within the body limit. */
 export const DEEP = 10_000;
-const HUGE_NUMBERS = ['99999999999999999999', '1e400', '-1e400', '9007199254740993', '-0', '1.5'];
-const NUMBER_TEXTS = [...HUGE_NUMBERS, '0x10', '1e3', '+1', ' 1', 'Infinity', 'NaN', '2147483648', ''];
+const HUGE_NUMBERS = ['99999999999999999999', '1e400', '-1e400', '9007199254740993', '2147483648', '-0', '1.5'];
+const NUMBER_TEXTS = [...HUGE_NUMBERS, '0x10', '1e3', '+1', ' 1', 'Infinity', 'NaN', ''];
 
 const deepArrays = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const deepObjects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
@@ -109,14 +109,17 @@ function textValues(slot: Slot): BadValue[] {
 }
 
 /**
- * Strings whose document states no bound: every string a client sends must have a documented
- * maxLength, pattern, enum or format (uuid), so the oversized case means something.
+ * Strings (and string array items) whose document states no bound: every string a client sends
+ * must have a documented maxLength, pattern, enum or format (uuid), so the oversized case means something.
  */
 export function unboundedStrings(doc: OpenApiDocument, path: string, op: OpenApiOperation): string[] {
+  const unbounded = (s: OpenApiSchema) => s.type === 'string' && s.maxLength === undefined && !s.pattern && !s.enum && s.format !== 'uuid';
   return slotsOf(doc, path, op)
-    .filter((s) => s.in !== 'path' && s.schema.type === 'string')
-    .filter((s) => s.schema.maxLength === undefined && !s.schema.pattern && !s.schema.enum && s.schema.format !== 'uuid')
-    .map((s) => `${s.in} ${s.name}`);
+    .filter((s) => s.in !== 'path')
+    .flatMap((s) => [
+      ...(unbounded(s.schema) ? [`${s.in} ${s.name}`] : []),
+      ...(s.schema.type === 'array' && unbounded(resolveSchema(doc, s.schema.items) ?? {}) ? [`${s.in} ${s.name}[]`] : []),
+    ]);
 }
 
 export function badValuesFor(slot: Slot): BadValue[] {
