@@ -73,7 +73,9 @@ function wrap(source: string, re: RE2JS): LinearPattern {
     search: (line) => {
       const capped = capForMatch(line);
       if (!re.test(capped)) return -1; // the DFA answers most lines; exec only where there is a match
-      return re.exec(capped)?.index ?? -1;
+      // re2js mirrors RegExpExecArray (index, input, groups); its typings say only any[].
+      const match = re.exec(capped) as RegExpExecArray | null;
+      return match?.index ?? -1;
     },
   };
 }
