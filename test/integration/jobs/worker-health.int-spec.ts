@@ -1,19 +1,8 @@
-import { createServer } from 'node:net';
 import { startStack, type TestStack } from '../../support/api-harness';
+import { freePort } from '../../support/free-port';
 
 // The worker's health endpoint, served by an in-process worker (the built one is covered by
 // runs/untrusted-patterns): ok while the loop is free, 503 "lagging" right after it was blocked.
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('worker /health', () => {
   let stack: TestStack;

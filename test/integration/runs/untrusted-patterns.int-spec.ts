@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { startScriptedModelServer, type ScriptedModelServer } from '@h/scripted-model';
 import { startStack, type TestStack } from '../../support/api-harness';
+import { freePort } from '../../support/free-port';
 import { createIsolatedDatabase } from '../../support/isolated-database';
 import { allEvents, createRunWorld, finishTurn, scenario, startRun, waitForEvent, waitForRunStatus } from '../../support/run-fixtures';
 import { ensureServerBuild, startWorkerProcess, type WorkerProcess } from '../../support/worker-process';
@@ -29,17 +29,6 @@ const heavy = scenario('patterns-catastrophic', 'patterns: filter the megabyte',
 const plain = scenario('patterns-plain', 'patterns: a plain question', [
   { expect: { lastMessageRole: 'user' }, text: 'A plain answer from the other tenant.' },
 ]);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function health(port: number): Promise<{ status: number; body: any }> {
   const res = await fetch(`http://127.0.0.1:${port}/health`);
