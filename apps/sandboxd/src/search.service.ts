@@ -31,7 +31,7 @@ export class SearchService {
     const max = Math.max(1, p.maxResults ?? DEFAULT_MAX_RESULTS);
     const byPath = p.pattern.includes('/');
     const needle = p.pattern.toLowerCase();
-    const re = hasGlobChars(p.pattern) ? globToRegExp(p.pattern) : null;
+    const re = hasGlobChars(p.pattern) ? globOrFail(p.pattern) : null;
     const matches = (s: string) => (re ? re.test(s) : s.toLowerCase().includes(needle));
     const out: string[] = [];
     try {
@@ -151,6 +151,14 @@ export class SearchService {
     }).catch((e) => {
       fail('INVALID_ARGUMENT', e instanceof Error ? e.message : String(e));
     }) as Promise<FsGrepResult>;
+  }
+}
+
+function globOrFail(glob: string): LinearPattern {
+  try {
+    return globToRegExp(glob);
+  } catch (e) {
+    return fail('INVALID_ARGUMENT', `invalid glob: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

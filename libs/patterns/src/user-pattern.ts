@@ -44,13 +44,7 @@ export function compileUserPattern(pattern: string, options: UserPatternOptions 
   } catch (e) {
     throw new PatternError(explainSyntaxError(e));
   }
-  const size = re.programSize();
-  if (size > MAX_PATTERN_PROGRAM_SIZE) {
-    throw new PatternError(
-      `the pattern is too complex (${size} steps once compiled; at most ${MAX_PATTERN_PROGRAM_SIZE}): use smaller {n,m} counts or fewer alternatives`,
-    );
-  }
-  return wrap(pattern, re);
+  return wrap(pattern, assertSmall(re));
 }
 
 /**
@@ -58,7 +52,18 @@ export function compileUserPattern(pattern: string, options: UserPatternOptions 
  * plain errors. Globs become `[^/]*` runs that would backtrack polynomially on JS RegExp.
  */
 export function compileLinear(source: string, options: { ignoreCase?: boolean } = {}): LinearPattern {
-  return wrap(source, RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
+  return wrap(source, assertSmall(RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0)));
+}
+
+// Matching cost is line length × program size: the line is capped, so is the program.
+function assertSmall(re: RE2JS): RE2JS {
+  const size = re.programSize();
+  if (size > MAX_PATTERN_PROGRAM_SIZE) {
+    throw new PatternError(
+      `the pattern is too complex (${size} steps once compiled; at most ${MAX_PATTERN_PROGRAM_SIZE}): use smaller {n,m} counts or fewer alternatives`,
+    );
+  }
+  return re;
 }
 
 /** The part of a line any pattern sees (MAX_MATCH_LINE_CHARS). */

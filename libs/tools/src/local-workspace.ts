@@ -19,8 +19,8 @@ import {
   type ListResult,
   type Workspace,
 } from '@h/contracts';
-import { compileLinear, compileUserPattern, MatchBudget, SEARCH_BUDGET_MS } from '@h/patterns';
-import { compileGlob, escapeRegExp, isGlob, matchesGlob } from './path-glob';
+import { compileUserPattern, MatchBudget, SEARCH_BUDGET_MS, type LinearPattern } from '@h/patterns';
+import { compileGlob, isGlob, matchesGlob } from './path-glob';
 
 /** Directories never descended into by recursive walks (listing, search, grep). */
 export const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
@@ -126,17 +126,27 @@ export class LocalWorkspace implements Workspace {
     const { abs, rel } = await this.resolve(options.path ?? '');
     await this.statOrThrow(abs, rel);
     const max = options.maxResults ?? 1000;
-    const re = isGlob(pattern) ? compileGlob(pattern) : compileLinear(escapeRegExp(pattern), { ignoreCase: true });
+    const matches = this.nameMatcher(pattern);
     const slash = pattern.includes('/');
     const found: string[] = [];
     for await (const entry of this.walk(rel, true)) {
       const subject = slash ? entry.path : entry.name;
-      if (re.test(subject)) {
+      if (matches(subject)) {
         found.push(entry.path);
         if (found.length >= max) break;
       }
     }
     return found;
+  }
+
+  /** A glob (on RE2, like every pattern from the model), else a case-insensitive substring. */
+  private nameMatcher(pattern: string): (subject: string) => boolean {
+    if (!isGlob(pattern)) {
+      const needle = pattern.toLowerCase();
+      return (subject) => subject.toLowerCase().includes(needle);
+    }
+    const glob = globOrFail(pattern);
+    return (subject) => glob.test(subject);
   }
 
   async grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
@@ -149,7 +159,7 @@ export class LocalWorkspace implements Workspace {
     const { abs, rel } = await this.resolve(options.path ?? '');
     const st = await this.statOrThrow(abs, rel);
     const max = options.maxResults ?? 500;
-    const glob = options.glob ? compileGlob(options.glob) : null;
+    const glob = options.glob ? globOrFail(options.glob) : null;
     const globSlash = options.glob?.includes('/') ?? false;
     const files = st.isDirectory() ? this.walkFiles(rel) : single(rel);
     const matches: GrepResult['matches'] = [];
@@ -320,6 +330,14 @@ export class LocalWorkspace implements Workspace {
     const buf = await fs.readFile(abs).catch(() => null);
     if (!buf || buf.subarray(0, 8000).includes(0)) return null;
     return buf.toString('utf8');
+  }
+}
+
+function globOrFail(glob: string): LinearPattern {
+  try {
+    return compileGlob(glob);
+  } catch (e) {
+    throw new WorkspaceError('IO_ERROR', `invalid glob: ${(e as Error).message}`);
   }
 }
 

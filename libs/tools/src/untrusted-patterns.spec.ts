@@ -58,6 +58,10 @@ describe('untrusted patterns and text', () => {
       expect(matchesGlob('a'.repeat(250), glob)).toBe(false);
       expect((await kit.call('search_files', { pattern: glob })).text).toBe(`No files match "${glob}"`);
       expect((await kit.call('grep', { pattern: 'x', include: glob })).text).toBe('No matches');
+      // A long substring is a substring, not a pattern; a glob too large to compile is refused.
+      expect((await kit.call('search_files', { pattern: 'a'.repeat(5000) })).text).toBe(`No files match "${'a'.repeat(5000)}"`);
+      const huge = await kit.call('search_files', { pattern: `${'?'.repeat(1500)}*` });
+      expect(huge).toMatchObject({ isError: true, text: expect.stringContaining('invalid glob: the pattern is too complex') });
     });
   });
 
