@@ -28,6 +28,18 @@ describe('untrusted patterns and text', () => {
       expect(other.text).toContain('0 of 16001 lines match /(x+x+)+y/');
     });
 
+    it('should stop at its time budget with a partial answer when even RE2 is slow', async () => {
+      // Among the costliest patterns the caps allow, on lines as long as the cap: ~50 ms a line.
+      let seed = 7;
+      const bit = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16) & 1;
+      const lines = Array.from({ length: 2000 }, () => Array.from({ length: 1000 }, () => 'ab'[bit()]).join('')).join('\n');
+      kit.ctx.outputs.add('slow', lines);
+      const res = await kit.call('read_command_output', { cmd_id: 1, filter: '(?:[ab]*a[ab]{30}){10}[^ab]' });
+      expect(res.isError).toBeFalsy();
+      expect(res.text).toMatch(/^\[cmd #1\] slow: 0 matches of \/.*\/ in lines 1-\d+ of 2000 \(search stopped at its time budget; narrow the pattern\)/);
+      expect(res.data).toMatchObject({ partial: true });
+    });
+
     it('should refuse lookaround and backreferences, saying what to use instead', async () => {
       kit.ctx.outputs.add('x', 'a\nb');
       const look = await kit.call('read_command_output', { cmd_id: 1, filter: 'error(?!s)' });
