@@ -1,5 +1,11 @@
-/** Translates a shell-style glob ("*.ts", "src/**\/*.spec.ts", "{a,b}.json") to an anchored RegExp. */
-export function globToRegExp(glob: string, ignoreCase = false): RegExp {
+import { compileLinear, type LinearPattern } from '@h/patterns';
+
+/**
+ * Translates a shell-style glob ("*.ts", "src/**\/*.spec.ts", "{a,b}.json") to an anchored pattern.
+ * It runs on RE2 (linear time): "*a*a*a*b" as a JS RegExp backtracks polynomially on every path of
+ * a walk, which would stall the daemon's other calls.
+ */
+export function globToRegExp(glob: string, ignoreCase = false): LinearPattern {
   let re = '';
   let inBraces = 0;
   for (let i = 0; i < glob.length; i++) {
@@ -35,7 +41,7 @@ export function globToRegExp(glob: string, ignoreCase = false): RegExp {
       }
     } else re += c.replace(/[.+^$()|\\/]/g, '\\$&');
   }
-  return new RegExp(`^${re}$`, ignoreCase ? 'i' : '');
+  return compileLinear(`^${re}$`, { ignoreCase });
 }
 
 export function hasGlobChars(s: string): boolean {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { GrepMatch } from '@h/contracts';
+import { compileUserPattern, SEARCH_BUDGET_MS, type LinearPattern } from '@h/patterns';
 import type { FsFindParams, FsFindResult, FsGrepParams, FsGrepResult } from '@h/sandbox-protocol';
 import { fail, mapFsError } from './errors';
 import { globToRegExp, hasGlobChars } from './glob';
@@ -17,6 +18,7 @@ export class SearchService {
     private readonly paths: PathResolver,
     private readonly fs: FsService,
     private readonly rgPath = process.env.SANDBOXD_RG ?? 'rg',
+    private readonly searchBudgetMs = SEARCH_BUDGET_MS,
   ) {}
 
   /**
@@ -29,7 +31,7 @@ export class SearchService {
     const max = Math.max(1, p.maxResults ?? DEFAULT_MAX_RESULTS);
     const byPath = p.pattern.includes('/');
     const needle = p.pattern.toLowerCase();
-    const re = hasGlobChars(p.pattern) ? globToRegExp(p.pattern) : null;
+    const re = hasGlobChars(p.pattern) ? globOrFail(p.pattern) : null;
     const matches = (s: string) => (re ? re.test(s) : s.toLowerCase().includes(needle));
     const out: string[] = [];
     try {
@@ -81,9 +83,10 @@ export class SearchService {
     args.push(p.fixedString ? '-F' : '-E');
     if (p.glob) args.push(`--include=${p.glob}`);
     args.push('-e', p.pattern, '--', rel);
-    let re: RegExp | null = null;
+    // Only for the column: on RE2 (linear time, capped line), never JS RegExp on the daemon's loop.
+    let re: LinearPattern | null = null;
     try {
-      re = new RegExp(p.fixedString ? p.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : p.pattern, p.ignoreCase ? 'i' : '');
+      re = compileUserPattern(p.pattern, { ignoreCase: p.ignoreCase, fixedString: p.fixedString });
     } catch {
       re = null;
     }
@@ -93,8 +96,8 @@ export class SearchService {
       const rest = line.slice(z + 1);
       const colon = rest.indexOf(':');
       const text = rest.slice(colon + 1);
-      const m = re?.exec(text);
-      return { path: normalizeRel(line.slice(0, z)), line: Number(rest.slice(0, colon)), column: (m?.index ?? 0) + 1, text };
+      const at = re ? re.search(text) : -1;
+      return { path: normalizeRel(line.slice(0, z)), line: Number(rest.slice(0, colon)), column: Math.max(at, 0) + 1, text };
     });
   }
 
@@ -108,6 +111,12 @@ export class SearchService {
       const child = spawn(cmd, args, { cwd: this.paths.root, stdio: ['ignore', 'pipe', 'pipe'] });
       const matches: GrepMatch[] = [];
       let truncated = false;
+      // A search child that runs past the budget (a huge tree, a slow pattern under GNU grep's
+      // backreferences) is killed and what it found so far is returned as truncated.
+      const budget = setTimeout(() => {
+        truncated = true;
+        child.kill('SIGKILL');
+      }, this.searchBudgetMs);
       let stderr = '';
       child.stderr.on('data', (b: Buffer) => {
         if (stderr.length < 4096) stderr += b.toString();
@@ -131,6 +140,7 @@ export class SearchService {
       });
       child.on('error', reject);
       child.on('close', (code) => {
+        clearTimeout(budget);
         // Exit 1 = no match; 2 = error (bad regex, unreadable path) unless we killed it.
         if (code === 2 && !truncated && matches.length === 0) {
           reject(Object.assign(new Error(stderr.trim() || 'search failed'), { code: 'EINVAL' }));
@@ -141,6 +151,14 @@ export class SearchService {
     }).catch((e) => {
       fail('INVALID_ARGUMENT', e instanceof Error ? e.message : String(e));
     }) as Promise<FsGrepResult>;
+  }
+}
+
+function globOrFail(glob: string): LinearPattern {
+  try {
+    return globToRegExp(glob);
+  } catch (e) {
+    return fail('INVALID_ARGUMENT', `invalid glob: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

@@ -45,6 +45,19 @@ export const envSchema = z.object({
   /** Write logs to stdout (turn off when LOG_FILE is enough, e.g. in tests). */
   LOG_STDOUT: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Port of the worker's health endpoint on 127.0.0.1 (GET /health: event-loop lag, Redis, active jobs); 0 = off. */
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The worker's /health answers 503 while its event loop's p99 delay (recent window) is above this (ms). */
+  WORKER_HEALTH_MAX_LAG_MS: z.coerce.number().int().min(1).default(1000),
+  /**
+   * A worker whose event loop has not run for this long (ms) logs the stall and kills itself (SIGKILL,
+   * exit status 137), so the restart policy replaces it; 0 = off.
+   */
+  WORKER_STALL_EXIT_MS: z.coerce
+    .number()
+    .int()
+    .refine((v) => v === 0 || (v >= 1000 && v <= 3_600_000), 'use 0 (off) or 1000-3600000 ms')
+    .default(30000),
   /** Agent runs executing at once per team and per user; more wait in line with their position shown. */
   RUNS_PER_TEAM: z.coerce.number().int().min(1).max(1000).default(4),
   RUNS_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),

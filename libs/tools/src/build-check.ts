@@ -1,6 +1,7 @@
 // read_problems' fallback until language servers arrive: the seed's project auto-detection table
 // picks a build/lint command from marker files; a non-zero exit means errors.
 import type { Workspace } from '@h/contracts';
+import { capForMatch } from '@h/patterns';
 
 export interface BuildCheck {
   command: string;
@@ -55,7 +56,8 @@ export async function detectBuildCheck(ws: Workspace): Promise<BuildCheck | null
 /** Counts error lines in build output; at least 1 when the command failed. */
 export function countErrors(output: string, exitCode: number | null): { errors: number; warnings: number } {
   // "> cmd" lines are npm echoing the script itself, not diagnostics.
-  const lines = output.split('\n').filter((l) => !l.startsWith('> '));
+  // Lines are capped: `\S+:` backtracks quadratically on a long line of the sandbox's output.
+  const lines = output.split('\n').filter((l) => !l.startsWith('> ')).map(capForMatch);
   const errors = lines.filter((l) => /\berror\b|\berr!|^\s*\S+:\d+:\d+: error/i.test(l)).length;
   const warnings = lines.filter((l) => /\bwarn(ing)?\b/i.test(l)).length;
   return { errors: exitCode === 0 ? 0 : Math.max(1, errors), warnings };

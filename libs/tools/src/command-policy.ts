@@ -1,6 +1,12 @@
 // run_command is for commands that finish: builds, tests, linters, git. Servers, watchers and
 // interactive programs never exit, so they would only burn the timeout; the seed blocks them and
 // points the model at the real terminal tool instead.
+// The command is the model's text and several of these patterns backtrack on long input
+// (`[^;&|]*\s`, `.*-f`), so only its first POLICY_MAX_CHARS are checked: a longer command is almost
+// always a heredoc writing a file, and what it starts is decided by its first line anyway.
+import { MAX_MATCH_LINE_CHARS } from '@h/patterns';
+
+const POLICY_MAX_CHARS = MAX_MATCH_LINE_CHARS * 4;
 
 const LONG_RUNNING: Array<[RegExp, string]> = [
   [/\b(npm|pnpm|yarn|bun)\s+(run\s+)?(start|dev|serve|watch|preview)\b/, 'starts a dev server or watcher'],
@@ -20,7 +26,7 @@ const LONG_RUNNING: Array<[RegExp, string]> = [
 
 /** Why `command` must not run in run_command, or null when it may. */
 export function longRunningReason(command: string): string | null {
-  const trimmed = command.trim();
+  const trimmed = command.slice(0, POLICY_MAX_CHARS).trim();
   for (const [re, why] of LONG_RUNNING) if (re.test(trimmed)) return why;
   return null;
 }

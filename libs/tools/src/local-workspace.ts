@@ -19,7 +19,8 @@ import {
   type ListResult,
   type Workspace,
 } from '@h/contracts';
-import { escapeRegExp, globToRegExp, isGlob, matchesGlob } from './path-glob';
+import { compileUserPattern, MatchBudget, SEARCH_BUDGET_MS, type LinearPattern } from '@h/patterns';
+import { compileGlob, isGlob, matchesGlob } from './path-glob';
 
 /** Directories never descended into by recursive walks (listing, search, grep). */
 export const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
@@ -125,12 +126,12 @@ export class LocalWorkspace implements Workspace {
     const { abs, rel } = await this.resolve(options.path ?? '');
     await this.statOrThrow(abs, rel);
     const max = options.maxResults ?? 1000;
-    const re = isGlob(pattern) ? globToRegExp(pattern) : new RegExp(escapeRegExp(pattern), 'i');
+    const matches = this.nameMatcher(pattern);
     const slash = pattern.includes('/');
     const found: string[] = [];
     for await (const entry of this.walk(rel, true)) {
       const subject = slash ? entry.path : entry.name;
-      if (re.test(subject)) {
+      if (matches(subject)) {
         found.push(entry.path);
         if (found.length >= max) break;
       }
@@ -138,30 +139,43 @@ export class LocalWorkspace implements Workspace {
     return found;
   }
 
+  /** A glob (on RE2, like every pattern from the model), else a case-insensitive substring. */
+  private nameMatcher(pattern: string): (subject: string) => boolean {
+    if (!isGlob(pattern)) {
+      const needle = pattern.toLowerCase();
+      return (subject) => subject.toLowerCase().includes(needle);
+    }
+    const glob = globOrFail(pattern);
+    return (subject) => glob.test(subject);
+  }
+
   async grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
-    const source = options.fixedString ? escapeRegExp(pattern) : pattern;
-    let re: RegExp;
+    let re: ReturnType<typeof compileUserPattern>;
     try {
-      re = new RegExp(source, options.ignoreCase ? 'i' : '');
+      re = compileUserPattern(pattern, { ignoreCase: options.ignoreCase, fixedString: options.fixedString });
     } catch (e) {
       throw new WorkspaceError('IO_ERROR', `invalid regular expression: ${(e as Error).message}`);
     }
     const { abs, rel } = await this.resolve(options.path ?? '');
     const st = await this.statOrThrow(abs, rel);
     const max = options.maxResults ?? 500;
-    const glob = options.glob ? globToRegExp(options.glob) : null;
+    const glob = options.glob ? globOrFail(options.glob) : null;
     const globSlash = options.glob?.includes('/') ?? false;
     const files = st.isDirectory() ? this.walkFiles(rel) : single(rel);
     const matches: GrepResult['matches'] = [];
+    // This runs on the worker's event loop: yield regularly, and stop (truncated) at the budget.
+    const budget = new MatchBudget(SEARCH_BUDGET_MS);
     for await (const file of files) {
       if (glob && !matchesGlob(file, glob, globSlash)) continue;
       const text = await this.readSearchable(file);
       if (text === null) continue;
       const lines = text.split('\n');
       for (let i = 0; i < lines.length; i++) {
-        const m = re.exec(lines[i]);
-        if (!m) continue;
-        matches.push({ path: file, line: i + 1, column: m.index + 1, text: lines[i] });
+        await budget.pace();
+        if (budget.expired) return { matches, truncated: true };
+        const at = re.search(lines[i]);
+        if (at < 0) continue;
+        matches.push({ path: file, line: i + 1, column: at + 1, text: lines[i] });
         if (matches.length >= max) return { matches, truncated: true };
       }
     }
@@ -316,6 +330,14 @@ export class LocalWorkspace implements Workspace {
     const buf = await fs.readFile(abs).catch(() => null);
     if (!buf || buf.subarray(0, 8000).includes(0)) return null;
     return buf.toString('utf8');
+  }
+}
+
+function globOrFail(glob: string): LinearPattern {
+  try {
+    return compileGlob(glob);
+  } catch (e) {
+    throw new WorkspaceError('IO_ERROR', `invalid glob: ${(e as Error).message}`);
   }
 }
 

@@ -1,7 +1,11 @@
+import { compileLinear, type LinearPattern } from '@h/patterns';
+
 // Small glob support shared by the local workspace and the tools. Patterns without a '/' match
 // the base name ("*.ts"); patterns with one match the whole relative path ("src/**/*.ts").
+// Globs come from the model: "*a*a*a*b" becomes runs of [^/]* that backtrack polynomially on a JS
+// RegExp, so they compile to RE2 (linear time) like every other untrusted pattern.
 
-export function globToRegExp(glob: string): RegExp {
+export function compileGlob(glob: string): LinearPattern {
   let out = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
@@ -29,7 +33,7 @@ export function globToRegExp(glob: string): RegExp {
       out += escapeRegExp(c);
     }
   }
-  return new RegExp(`^${out}$`, 'i');
+  return compileLinear(`^${out}$`, { ignoreCase: true });
 }
 
 export function isGlob(pattern: string): boolean {
@@ -37,8 +41,8 @@ export function isGlob(pattern: string): boolean {
 }
 
 /** Matches a relative '/'-separated path against a glob (base name when the glob has no '/'). */
-export function matchesGlob(relPath: string, glob: string | RegExp, globHasSlash?: boolean): boolean {
-  const re = typeof glob === 'string' ? globToRegExp(glob) : glob;
+export function matchesGlob(relPath: string, glob: string | LinearPattern, globHasSlash?: boolean): boolean {
+  const re = typeof glob === 'string' ? compileGlob(glob) : glob;
   const slash = globHasSlash ?? (typeof glob === 'string' ? glob.includes('/') : false);
   const subject = slash ? relPath : relPath.slice(relPath.lastIndexOf('/') + 1);
   return re.test(subject);
