@@ -1,0 +1,3 @@
+export * from './destination-policy';
+export * from './egress-decision';
+export * from './egress-proxy';
