@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, rmSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, unlinkSync } from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -40,8 +40,6 @@ export interface EgressProxyOptions {
 }
 
 export const EGRESS_SOCKET_NAME = 'egress.sock';
-/** Where a sandbox sees its workspace's socket dir (read-only bind mount). */
-export const EGRESS_SANDBOX_DIR = '/run/h/egress';
 
 const STATUS: Partial<Record<EgressRefusal, number>> = {
   BAD_REQUEST: 400,
@@ -136,6 +134,15 @@ export class EgressProxy {
     rmSync(this.hostDir(workspaceId), { recursive: true, force: true });
   }
 
+  /** Listens again on every served socket whose file is gone (removed by another process). */
+  async heal(): Promise<void> {
+    for (const id of [...this.servers.keys()]) {
+      if (existsSync(this.socketPath(id))) continue;
+      await this.stop(id);
+      await this.serve(id);
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.servers.keys()].map((id) => this.stop(id)));
   }
@@ -205,8 +212,9 @@ export class EgressProxy {
       if (head.length) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);
-      for (const s of [upstream, client]) {
-        s.setTimeout?.(this.idleTimeoutMs, () => {
+      // The client side of a CONNECT is the server's net.Socket.
+      for (const s of [upstream, client as net.Socket]) {
+        s.setTimeout(this.idleTimeoutMs, () => {
           upstream.destroy();
           client.destroy();
         });
