@@ -66,7 +66,13 @@ export async function decideDestination(
   if (!hostMatchesAllowlist(host, policy.allowedHosts)) {
     return refuse(host, port, 'NOT_ALLOWLISTED', "the host is not on this workspace's allowed hosts (workspace settings)");
   }
-  if (opts.internalHosts.some((i) => normalizeHost(i.host) === host)) return refuse(host, port, 'INTERNAL_DESTINATION', "H's own services are not reachable");
+  // With the test allowance, H's services on loopback are refused on their own port only, so a
+  // loopback test server can stand in for an allowed host; otherwise on every port.
+  const onItsPort = (entryPort: number | undefined, loopback: boolean) =>
+    !(opts.allowLoopbackForTests && loopback) || entryPort === undefined || entryPort === port;
+  if (opts.internalHosts.some((i) => normalizeHost(i.host) === host && onItsPort(i.port, true))) {
+    return refuse(host, port, 'INTERNAL_DESTINATION', "H's own services are not reachable");
+  }
   let addresses: ResolvedAddress[];
   try {
     addresses = await opts.lookup(host);
@@ -76,8 +82,8 @@ export async function decideDestination(
   if (!addresses.length) return refuse(host, port, 'DNS_FAILED', 'the name resolved to no address');
   const internal = await internalAddresses(opts);
   for (const { address } of addresses) {
-    const hit = internal.find((i) => i.address === address);
-    if (hit && (!(opts.allowLoopbackForTests && classifyAddress(address) === 'LOOPBACK_ADDRESS') || hit.port === undefined || hit.port === port)) {
+    const loopback = classifyAddress(address) === 'LOOPBACK_ADDRESS';
+    if (internal.some((i) => i.address === address && onItsPort(i.port, loopback))) {
       return refuse(host, port, 'INTERNAL_DESTINATION', "the name resolves to one of H's own services", address);
     }
     const cls = classifyAddress(address);

@@ -32,7 +32,7 @@ describe(EgressProxy.name, () => {
       onLog: (e) => logs.push(e),
       allowedPorts: 'any',
       allowLoopbackForTests: true,
-      internalHosts: [{ host: '127.0.0.1', port: 6379 }],
+      internalHosts: [{ host: '127.0.0.1', port: 6379 }, { host: 'localhost', port: 3000 }],
       lookup: async (host) => {
         if (host === 'allowed.test') return [{ address: '127.0.0.1', family: 4 }];
         if (host === 'private.test') return [{ address: '10.0.0.1', family: 4 }];
@@ -106,6 +106,7 @@ describe(EgressProxy.name, () => {
 
   it("should refuse H's own services even with the loopback allowance", async () => {
     expect(await connect('localhost:6379')).toMatchObject({ status: 403, refused: 'INTERNAL_DESTINATION' });
+    expect(await connect('localhost:3000')).toMatchObject({ status: 403, refused: 'INTERNAL_DESTINATION' });
   });
 
   it('should refuse everything when network access is off, and apply allowlist changes at once', async () => {
