@@ -74,12 +74,12 @@ export const envSchema = z.object({
    * off and uses plain Docker volumes). Applies to volumes created from now on.
    */
   SANDBOX_DISK_MB: z.coerce.number().int().min(0).max(1024 * 1024).default(2048),
-  /** Where the workspace disk images live (sparse files) and are mounted. */
-  SANDBOX_DISK_DIR: z.string().default('./var/sandbox-disks'),
+  /** Where the workspace disk images live (sparse files) and are mounted; default <H_DATA_DIR>/sandbox-disks. */
+  SANDBOX_DISK_DIR: z.string().optional(),
   /** OCI runtime for sandboxes, e.g. runsc (gVisor); unset: Docker's default. Falls back with a log line when it does not work. */
   SANDBOX_RUNTIME: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
-  /** Host dir of the egress proxy's per-workspace sockets (mounted into network-enabled sandboxes). */
-  EGRESS_SOCKET_DIR: z.string().default('./var/egress'),
+  /** Host dir of the egress proxy's per-workspace sockets (mounted into network-enabled sandboxes); default <H_DATA_DIR>/egress. */
+  EGRESS_SOCKET_DIR: z.string().optional(),
   /** Destination ports network-enabled sandboxes may reach through the egress proxy. */
   EGRESS_PORTS: z
     .string()

@@ -100,6 +100,8 @@ export class EgressProxy {
     mkdirSync(dir, { recursive: true, mode: 0o755 });
     chmodSync(dir, 0o755);
     const sock = this.socketPath(workspaceId);
+    // sun_path holds 108 bytes: a deeper dir would fail with a bare EINVAL.
+    if (Buffer.byteLength(sock) > 107) throw new Error(`egress socket path too long (${sock}); set EGRESS_SOCKET_DIR to a shorter directory`);
     try {
       unlinkSync(sock); // a previous process's socket: this one takes over
     } catch {

@@ -1,5 +1,4 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { resolve } from 'node:path';
 import { AppConfig } from '@h/config';
 import { EgressLogRepository, WorkspaceRepository, type EgressLogInput } from '@h/db';
 import { EgressProxy, type EgressLogEntry } from './egress-proxy';
@@ -29,7 +28,7 @@ export class EgressService implements OnApplicationShutdown {
     private readonly egressLog: EgressLogRepository,
   ) {
     const env = config.env;
-    this.socketDir = resolve(env.EGRESS_SOCKET_DIR);
+    this.socketDir = config.egressSocketDir;
     this.proxy = new EgressProxy({
       socketDir: this.socketDir,
       policy: async (id) => {

@@ -89,7 +89,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       this.logger.warn(`Workspace disk budgets are OFF: ${why}. Workspace volumes can grow until the host disk is full; run the worker as root or set SANDBOX_DISK_MB=0 to silence this.`);
       return {};
     }
-    return { diskDir: resolve(this.config.env.SANDBOX_DISK_DIR), diskMb: mb };
+    return { diskDir: this.config.sandboxDiskDir, diskMb: mb };
   }
 
   private async usableRuntime(driver: DockerSandboxDriver, image: string, runtime: string): Promise<string | undefined> {
