@@ -75,9 +75,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       egressSocketDir: this.egress.socketDir,
       ...(await this.diskBudget()),
     };
-    const probe = new DockerSandboxDriver({ ...driverOptions, poolSize: 0, idleTimeoutMs: 0 });
-    const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(probe, image, env.SANDBOX_RUNTIME) : undefined;
-    await probe.close();
+    const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(image, env.SANDBOX_RUNTIME) : undefined;
     return new DockerSandboxDriver({ ...driverOptions, runtime });
   }
 
@@ -92,8 +90,8 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     return { diskDir: this.config.sandboxDiskDir, diskMb: mb };
   }
 
-  private async usableRuntime(driver: DockerSandboxDriver, image: string, runtime: string): Promise<string | undefined> {
-    const why = await probeRuntime(driver.docker, image, runtime).catch((e: Error) => e.message);
+  private async usableRuntime(image: string, runtime: string): Promise<string | undefined> {
+    const why = await probeRuntime(image, runtime).catch((e: Error) => e.message);
     if (why) {
       this.logger.warn(`SANDBOX_RUNTIME=${runtime} does not work here (${why}); sandboxes run under Docker's default runtime instead.`);
       return undefined;

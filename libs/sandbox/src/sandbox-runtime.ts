@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type Docker from 'dockerode';
+import Docker from 'dockerode';
 import { withTimeout } from './docker-utils';
 
 /**
@@ -7,7 +7,7 @@ import { withTimeout } from './docker-utils';
  * the engine and able to run a locked-down container of the image. Returns null when it works, or
  * why not — the caller logs it and falls back to the engine's default runtime.
  */
-export async function probeRuntime(docker: Docker, image: string, runtime: string): Promise<string | null> {
+export async function probeRuntime(image: string, runtime: string, docker: Docker = new Docker()): Promise<string | null> {
   const info = (await docker.info()) as { Runtimes?: Record<string, unknown> };
   if (!info.Runtimes?.[runtime]) {
     return `runtime "${runtime}" is not registered with Docker (for gVisor: sudo bash infra/sandbox/ensure-runsc.sh)`;

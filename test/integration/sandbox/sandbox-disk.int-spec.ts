@@ -85,6 +85,23 @@ describe('workspace disk budget', () => {
     expect((await ca.call('fs.read', { path: 'after.txt' })).content).toBe('room again');
   });
 
+  maybe('should give warm pool containers the budget too, and delete the images of unclaimed ones', async () => {
+    const pooled = await makeDriver(prefix, { diskDir: dir, diskMb: BUDGET_MB, poolSize: 1 });
+    const store = new LoopDiskStore(path.join(dir, prefix), '1000:1000');
+    let claimed: SandboxRecord;
+    try {
+      await pooled.fillPool();
+      claimed = await pooled.ensure(spec('disk-pool'));
+      expect(claimed).toMatchObject({ diskMb: BUDGET_MB, volume: expect.stringContaining('vol-pool-') });
+      await pooled.fillPool();
+      expect(store.list()).toHaveLength(4); // a, b, the claimed one and the new warm one
+    } finally {
+      await pooled.close(); // drains the pool: the warm container goes with its image
+    }
+    expect(store.list().sort()).toEqual([a.volume, b.volume, claimed.volume].sort());
+    await driver.remove(claimed);
+  });
+
   maybe('should delete the image and its mount when the workspace is removed', async () => {
     const img = path.join(dir, prefix, `${b.volume}.img`);
     expect(existsSync(img)).toBe(true);

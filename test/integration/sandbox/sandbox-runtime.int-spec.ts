@@ -16,14 +16,14 @@ let runscProblem: string | null;
 
 beforeAll(async () => {
   image = await ensureSandboxImage();
-  runscProblem = await probeRuntime(docker, image, 'runsc');
+  runscProblem = await probeRuntime(image, 'runsc', docker);
 }, IMAGE_TIMEOUT_MS);
 
 afterAll(() => cleanup(prefix));
 
 describe(probeRuntime.name, () => {
   it('should say why an unregistered runtime cannot be used', async () => {
-    expect(await probeRuntime(docker, image, 'no-such-runtime')).toMatch(/not registered/);
+    expect(await probeRuntime(image, 'no-such-runtime', docker)).toMatch(/not registered/);
   });
 });
 
