@@ -139,4 +139,45 @@ describe(EgressProxy.name, () => {
       await strict.remove('ws2');
     }
   });
+
+  it('should answer 429 past the per-workspace connection limit and accept again once one closes', async () => {
+    const limited = new EgressProxy({
+      socketDir: dir,
+      policy: async () => ({ networkEnabled: true, allowedHosts: ['allowed.test'] }),
+      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+      allowedPorts: 'any',
+      allowLoopbackForTests: true,
+      maxConnectionsPerWorkspace: 1,
+    });
+    await limited.serve('ws3');
+    const open = (): Promise<{ status?: number; socket: import('node:net').Socket; refused?: string }> =>
+      new Promise((resolve, reject) => {
+        const req = http.request({ socketPath: limited.socketPath('ws3'), method: 'CONNECT', path: `allowed.test:${targetPort}` });
+        req.on('connect', (res, socket) => resolve({ status: res.statusCode, socket, refused: res.headers['x-h-egress-refused'] as string | undefined }));
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const first = await open();
+      expect(first.status).toBe(200);
+      const second = await open();
+      expect([second.status, second.refused]).toEqual([429, 'TOO_MANY_CONNECTIONS']);
+      second.socket.destroy();
+      await new Promise((r) => {
+        first.socket.once('close', r);
+        first.socket.destroy();
+      });
+      // The proxy sees the close asynchronously: retry until the slot is free.
+      let third = await open();
+      for (let i = 0; i < 50 && third.status !== 200; i++) {
+        third.socket.destroy();
+        await new Promise((r) => setTimeout(r, 20));
+        third = await open();
+      }
+      expect(third.status).toBe(200);
+      third.socket.destroy();
+    } finally {
+      await limited.remove('ws3');
+    }
+  });
 });
