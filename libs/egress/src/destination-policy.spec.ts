@@ -1,4 +1,4 @@
-import { classifyAddress, hostMatchesAllowlist, isAllowlistEntry } from './destination-policy';
+import { classifyAddress, hostMatchesAllowlist, isAllowlistEntry, looksLikeIp } from './destination-policy';
 
 describe(classifyAddress.name, () => {
   it.each([
@@ -50,7 +50,14 @@ describe(hostMatchesAllowlist.name, () => {
 
 describe(isAllowlistEntry.name, () => {
   it.each(['registry.npmjs.org', '*.github.com', 'localhost', 'pypi.org'])('should accept %s', (e) => expect(isAllowlistEntry(e)).toBe(true));
-  it.each(['10.0.0.1', '*.com', '*', 'a b', 'http://x.org', '', '*.*.x.org', '::1', 'x..org'])('should refuse %s', (e) =>
+  it.each(['10.0.0.1', '*.com', '*', 'a b', 'http://x.org', '', '*.*.x.org', '::1', 'x..org', '2130706433', '127.1', '0x7f000001', '*.10.0.0.1'])('should refuse %s', (e) =>
     expect(isAllowlistEntry(e)).toBe(false),
   );
+});
+
+describe(looksLikeIp.name, () => {
+  it.each(['127.0.0.1', '127.0.0.1.', '[::1]', 'fe80::1%eth0', '2130706433', '0x7f000001', '127.1', '0177.0.0.1'])('should see %s as an IP address', (h) =>
+    expect(looksLikeIp(h)).toBe(true),
+  );
+  it.each(['registry.npmjs.org', 'localhost', '1password.com', 'x.io'])('should see %s as a name', (h) => expect(looksLikeIp(h)).toBe(false));
 });

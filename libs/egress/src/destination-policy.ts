@@ -87,11 +87,22 @@ export function normalizeHost(host: string): string {
 // RFC 1123 labels; a leading `*.` makes a wildcard entry. No IP literals: the allowlist is of names.
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
+/**
+ * True for IP addresses in any spelling the system resolver accepts: dotted, IPv6, and the
+ * numeric forms `2130706433`, `0x7f000001`, `127.1` (no top-level domain is numeric).
+ */
+export function looksLikeIp(host: string): boolean {
+  const h = normalizeHost(host);
+  if (isIP(h) || isIP(h.replace(/%.*$/, ''))) return true;
+  const last = h.split('.').pop() ?? '';
+  return /^(\d+|0x[0-9a-f]*)$/i.test(last);
+}
+
 /** Whether a string is a valid allowlist entry: `registry.npmjs.org` or `*.githubusercontent.com`. */
 export function isAllowlistEntry(entry: string): boolean {
   const e = normalizeHost(entry);
   const name = e.startsWith('*.') ? e.slice(2) : e;
-  return HOST_NAME.test(name) && isIP(name) === 0 && (e.startsWith('*.') ? name.includes('.') : true);
+  return HOST_NAME.test(name) && !looksLikeIp(name) && (e.startsWith('*.') ? name.includes('.') : true);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress, hostMatchesAllowlist, normalizeHost, type EgressRefusal } from './destination-policy';
+import { classifyAddress, hostMatchesAllowlist, looksLikeIp, normalizeHost, type EgressRefusal } from './destination-policy';
 
 /** What a workspace may reach: read at every connection, so allowlist changes apply at once. */
 export interface EgressPolicy {
@@ -59,7 +59,7 @@ export async function decideDestination(
   const host = normalizeHost(rawHost);
   if (!policy?.networkEnabled) return refuse(host, port, 'NETWORK_OFF', 'network access is off for this workspace');
   if (!host || !Number.isInteger(port) || port < 1 || port > 65535) return refuse(host, port, 'BAD_REQUEST', 'give a host name and a port');
-  if (isIP(host)) return refuse(host, port, 'LITERAL_IP', 'IP addresses are refused; use an allowed host name');
+  if (looksLikeIp(host)) return refuse(host, port, 'LITERAL_IP', 'IP addresses are refused; use an allowed host name');
   if (opts.allowedPorts !== 'any' && !opts.allowedPorts.includes(port)) {
     return refuse(host, port, 'PORT_NOT_ALLOWED', `only ports ${opts.allowedPorts.join(', ')} are allowed`);
   }

@@ -111,6 +111,7 @@ describe('network-enabled sandbox', () => {
   it.each([
     ['a literal private IP', 'http://10.0.0.1/', 'LITERAL_IP'],
     ['a literal metadata IP', 'http://169.254.169.254/latest/meta-data/', 'LITERAL_IP'],
+    ['a numeric spelling of loopback', 'http://2130706433/', 'LITERAL_IP'],
     ['a name resolving to a private address', 'http://private.test/', 'PRIVATE_ADDRESS'],
     ['a name resolving to cloud metadata', 'http://metadata.test/latest/meta-data/', 'LINK_LOCAL_ADDRESS'],
     ['a name resolving to an IPv6 unique-local address', 'http://ula.test/', 'PRIVATE_ADDRESS'],
