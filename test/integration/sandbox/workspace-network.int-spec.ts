@@ -41,8 +41,11 @@ afterAll(async () => {
 });
 
 async function openSandbox() {
-  const row = await stack.worker!.get(WorkspaceRepository, { strict: false }).findById(f.workspaceId);
-  return stack.worker!.get(SandboxManager, { strict: false }).open(row!);
+  const worker = stack.worker;
+  if (!worker) throw new Error('this test needs the in-process worker');
+  const row = await worker.get(WorkspaceRepository, { strict: false }).findById(f.workspaceId);
+  if (!row) throw new Error('workspace vanished');
+  return worker.get(SandboxManager, { strict: false }).open(row);
 }
 
 describe('workspace network access', () => {
