@@ -133,7 +133,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       const existing = await this.inspect(this.containerName(spec.workspaceId));
       if (existing) {
         const volume = this.storage.volumeOf(existing.Mounts) ?? `${this.prefix}vol-${spec.workspaceId}`;
-        const diskMb = this.storage.disks?.exists(volume) ? (spec.diskMb ?? this.diskMb) : undefined;
+        const diskMb = this.storage.disks?.sizeMb(volume);
         return this.startLocked(recordFromContainer(spec, existing, volume, diskMb));
       }
       const warm = await this.claimWarm(spec);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -35,6 +35,11 @@ export class LoopDiskStore {
 
   exists(volume: string): boolean {
     return existsSync(this.imagePath(volume));
+  }
+
+  /** The budget an existing image was made with (its apparent size), or undefined. */
+  sizeMb(volume: string): number | undefined {
+    return this.exists(volume) ? Math.round(statSync(this.imagePath(volume)).size / (1024 * 1024)) : undefined;
   }
 
   isMounted(volume: string): boolean {

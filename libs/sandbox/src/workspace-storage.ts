@@ -23,7 +23,9 @@ export class WorkspaceStorage {
 
   /** Creates (first use) and attaches the workspace's storage; returns what to mount. */
   async prepare(record: SandboxRecord, labels: Record<string, string>): Promise<WorkspaceMount> {
-    if (record.diskMb && this.disks) {
+    if (record.diskMb) {
+      // Never fall back to an empty Docker volume: the workspace's files are in its image.
+      if (!this.disks) throw new Error(`workspace volume ${record.volume} is a disk image, but disk budgets are unavailable in this process (needs root and SANDBOX_DISK_MB > 0)`);
       return { type: 'bind', source: await this.disks.ensureMounted(record.volume, record.diskMb) };
     }
     await this.docker.createVolume({ Name: record.volume, Labels: labels }).catch((e: { statusCode?: number }) => {

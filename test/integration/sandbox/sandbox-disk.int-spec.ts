@@ -78,6 +78,8 @@ describe('workspace disk budget', () => {
     a = await driver.ensure(spec('disk-a'), a);
     ca = await driver.connect(a);
     expect((await ca.call('fs.read', { path: 'after.txt' })).content).toBe('room again');
+    // A record that was never saved: the running container is adopted with its image and budget.
+    expect(await driver.ensure(spec('disk-a'))).toMatchObject({ volume: a.volume, diskMb: BUDGET_MB });
     // A host restart: the container stopped and the image no longer mounted.
     await docker.getContainer(a.name).stop({ t: 1 });
     execFileSync('umount', [path.join(dir, prefix, 'mnt', a.volume)]);
