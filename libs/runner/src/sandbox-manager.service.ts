@@ -66,7 +66,8 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       });
     }
     const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
-    const driverOptions = {
+    const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(image, env.SANDBOX_RUNTIME) : undefined;
+    return new DockerSandboxDriver({
       image,
       namePrefix: env.SANDBOX_NAME_PREFIX,
       poolSize: env.SANDBOX_POOL_SIZE,
@@ -74,9 +75,8 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       limits: { cpus: env.SANDBOX_CPUS, memoryBytes: env.SANDBOX_MEMORY_MB * 1024 * 1024, pids: env.SANDBOX_PIDS },
       egressSocketDir: this.egress.socketDir,
       ...(await this.diskBudget()),
-    };
-    const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(image, env.SANDBOX_RUNTIME) : undefined;
-    return new DockerSandboxDriver({ ...driverOptions, runtime });
+      runtime,
+    });
   }
 
   private async diskBudget(): Promise<{ diskDir?: string; diskMb?: number }> {
@@ -132,7 +132,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
   async teardown(record: SandboxRecord): Promise<void> {
     const driver = await this.driver();
     await driver.remove(record);
-    await this.egress.remove(record.workspaceId);
+    if (record.workspaceId) await this.egress.remove(record.workspaceId);
   }
 }
 
