@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { egressProxyEnv } from './egress-forwarder';
 
 /** Environment names passed through from the daemon's own environment; nothing else leaks. */
 const BASE_ENV_ALLOWLIST = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
@@ -14,6 +15,8 @@ export function sanitizedEnv(extra?: Record<string, string>, base: NodeJS.Proces
     const v = base[k];
     if (v !== undefined) env[k] = v;
   }
+  // The egress proxy, when this workspace may use the network (set up by the daemon, not inherited).
+  Object.assign(env, egressProxyEnv());
   for (const [k, v] of Object.entries(extra ?? {})) {
     if (ENV_NAME.test(k) && typeof v === 'string') env[k] = v;
   }

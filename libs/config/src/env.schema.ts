@@ -81,6 +81,35 @@ export const envSchema = z.object({
   SANDBOX_PIDS: z.coerce.number().int().min(16).default(512),
   /** Container and volume name prefix, so several installations can share one Docker engine. */
   SANDBOX_NAME_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/).default('h-'),
+  /**
+   * Disk budget of each workspace's /workspace in MiB (0 = none): an ext4 image of this size per
+   * workspace, loop-mounted by the worker (needs root; without it the worker logs that budgets are
+   * off and uses plain Docker volumes). Applies to volumes created from now on.
+   */
+  SANDBOX_DISK_MB: z.coerce.number().int().min(0).max(1024 * 1024).default(2048),
+  /** Where the workspace disk images live (sparse files) and are mounted; default <H_DATA_DIR>/sandbox-disks. */
+  SANDBOX_DISK_DIR: z.string().optional(),
+  /** OCI runtime for sandboxes, e.g. runsc (gVisor); unset: Docker's default. Falls back with a log line when it does not work. */
+  SANDBOX_RUNTIME: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  /** Host dir of the egress proxy's per-workspace sockets (mounted into network-enabled sandboxes); default <H_DATA_DIR>/egress. */
+  EGRESS_SOCKET_DIR: z.string().optional(),
+  /** Destination ports network-enabled sandboxes may reach through the egress proxy. */
+  EGRESS_PORTS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'a comma-separated list of ports, e.g. 80,443')
+    .default('80,443')
+    .transform((v) => v.split(',').map(Number)),
+  EGRESS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
+  /** A proxied connection without traffic for this long is closed. */
+  EGRESS_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3600000).default(120000),
+  /** Proxied connections open at once per workspace; more are answered 429. */
+  EGRESS_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Days the per-workspace egress connection log is kept. */
+  EGRESS_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /** Lowest team role that may turn a workspace's network access on and edit its allowed hosts. */
+  NETWORK_ENABLE_MIN_ROLE: z.enum(['owner', 'admin', 'member']).default('admin'),
+  /** Tests only, refused in production: the egress proxy lets sandboxes reach loopback servers. */
+  H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: bool.default(false),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
 });
@@ -105,6 +134,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  if (result.data.H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS && result.data.NODE_ENV === 'production') {
+    throw new ConfigError(['H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: must not be set in production (it lets sandboxes reach this host)']);
   }
   return result.data;
 }

@@ -3,6 +3,7 @@ import { PrismaService } from './prisma.service';
 import { RedisService } from './redis.service';
 import { AgentSessionRepository } from './repositories/agent-session.repository';
 import { AuditRepository } from './repositories/audit.repository';
+import { EgressLogRepository } from './repositories/egress-log.repository';
 import { EventBusRepository } from './repositories/event-bus.repository';
 import { EventRepository } from './repositories/event.repository';
 import { PermissionRepository } from './repositories/permission.repository';
@@ -25,6 +26,7 @@ const repositories = [
   RunRepository,
   SandboxRepository,
   AuditRepository,
+  EgressLogRepository,
   AuthSessionRepository,
   ApiTokenRepository,
   HealthRepository,

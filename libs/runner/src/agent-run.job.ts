@@ -143,7 +143,7 @@ export class AgentRunJob {
       sandbox = await this.sandboxes.open(workspaceRow);
     } catch (err) {
       this.logger.error({ runId: run.id, err }, 'sandbox unavailable');
-      throw new RunFailure('SANDBOX_UNAVAILABLE', `The workspace sandbox could not be started: ${(err as Error).message}. Retry; if it persists, an admin should check the worker logs.`);
+      throw new RunFailure('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }
 
     const result = await runAgent({

@@ -214,6 +214,11 @@ export const ROUTES: Record<string, RouteSpec> = {
     success: 204,
     prepare: async (f) => ({ params: { id: await createWorkspace(f.owner, f.teamId, 'to-delete') } }),
   },
+  'GET /api/v1/workspaces/{id}/egress-log': {
+    access: { kind: 'team', minRole: 'admin', why: "the sandbox's network activity (hosts, addresses) is for those who may turn it on" },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId } }),
+  },
   'GET /api/v1/workspaces/{id}/sessions': {
     access: { kind: 'team', minRole: 'viewer' },
     success: 200,
