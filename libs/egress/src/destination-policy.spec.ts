@@ -30,26 +30,26 @@ describe(classifyAddress.name, () => {
 });
 
 describe(hostMatchesAllowlist.name, () => {
-  const list = ['registry.npmjs.org', '*.github.com'];
+  const list = ['registry.example.org', '*.git.example.com'];
 
   it('should match exact names case-insensitively and without a trailing dot', () => {
-    expect(hostMatchesAllowlist('Registry.NPMJS.org.', list)).toBe(true);
+    expect(hostMatchesAllowlist('Registry.EXAMPLE.org.', list)).toBe(true);
   });
 
   it('should match names below a wildcard but not the wildcard base or look-alikes', () => {
-    expect(hostMatchesAllowlist('codeload.github.com', list)).toBe(true);
-    expect(hostMatchesAllowlist('github.com', list)).toBe(false);
-    expect(hostMatchesAllowlist('evilgithub.com', list)).toBe(false);
-    expect(hostMatchesAllowlist('registry.npmjs.org.evil.com', list)).toBe(false);
+    expect(hostMatchesAllowlist('codeload.git.example.com', list)).toBe(true);
+    expect(hostMatchesAllowlist('git.example.com', list)).toBe(false);
+    expect(hostMatchesAllowlist('evilgit.example.com', list)).toBe(false);
+    expect(hostMatchesAllowlist('registry.example.org.evil.com', list)).toBe(false);
   });
 
   it('should match nothing when the list is empty', () => {
-    expect(hostMatchesAllowlist('registry.npmjs.org', [])).toBe(false);
+    expect(hostMatchesAllowlist('registry.example.org', [])).toBe(false);
   });
 });
 
 describe(isAllowlistEntry.name, () => {
-  it.each(['registry.npmjs.org', '*.github.com', 'localhost', 'pypi.org'])('should accept %s', (e) => expect(isAllowlistEntry(e)).toBe(true));
+  it.each(['registry.example.org', '*.git.example.com', 'localhost', 'pypi.example.org'])('should accept %s', (e) => expect(isAllowlistEntry(e)).toBe(true));
   it.each(['10.0.0.1', '*.com', '*', 'a b', 'http://x.org', '', '*.*.x.org', '::1', 'x..org', '2130706433', '127.1', '0x7f000001', '*.10.0.0.1'])('should refuse %s', (e) =>
     expect(isAllowlistEntry(e)).toBe(false),
   );
@@ -59,5 +59,5 @@ describe(looksLikeIp.name, () => {
   it.each(['127.0.0.1', '127.0.0.1.', '[::1]', 'fe80::1%eth0', '2130706433', '0x7f000001', '127.1', '0177.0.0.1'])('should see %s as an IP address', (h) =>
     expect(looksLikeIp(h)).toBe(true),
   );
-  it.each(['registry.npmjs.org', 'localhost', '1password.com', 'x.io'])('should see %s as a name', (h) => expect(looksLikeIp(h)).toBe(false));
+  it.each(['registry.example.org', 'localhost', '1password.com', 'x.io'])('should see %s as a name', (h) => expect(looksLikeIp(h)).toBe(false));
 });

@@ -98,7 +98,7 @@ export function looksLikeIp(host: string): boolean {
   return /^(\d+|0x[0-9a-f]*)$/i.test(last);
 }
 
-/** Whether a string is a valid allowlist entry: `registry.npmjs.org` or `*.githubusercontent.com`. */
+/** Whether a string is a valid allowlist entry: `registry.example.org` or `*.gitcdn.example.com`. */
 export function isAllowlistEntry(entry: string): boolean {
   const e = normalizeHost(entry);
   const name = e.startsWith('*.') ? e.slice(2) : e;

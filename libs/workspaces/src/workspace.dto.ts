@@ -44,7 +44,7 @@ export class UpdateWorkspaceDto {
   @ApiPropertyOptional({
     type: [String],
     maxItems: MAX_ALLOWED_HOSTS,
-    example: ['registry.npmjs.org', '*.github.com'],
+    example: ['registry.example.org', '*.git.example.com'],
     description: 'Host names the sandbox may reach when network access is on: exact names or `*.example.com`; no IP addresses',
   })
   @IsOptional()

@@ -101,7 +101,7 @@ function checkedAllowlist(entries: string[]): string[] {
   if (bad !== undefined) {
     throw AppException.badRequest(
       'INVALID_ALLOWED_HOST',
-      `allowedHosts: "${bad.slice(0, 80)}" is not a host name; give names such as registry.npmjs.org or *.github.com (no IP addresses, ports or URLs)`,
+      `allowedHosts: "${bad.slice(0, 80)}" is not a host name; give names such as registry.example.org or *.git.example.com (no IP addresses, ports or URLs)`,
     );
   }
   return [...new Set(entries.map(normalizeHost))];

@@ -62,7 +62,7 @@ export function WorkspaceSettings({ workspace, role, onSaved }: { workspace: Wor
               name="workspace-allowed-hosts"
               rows={4}
               value={allowedHosts}
-              placeholder={'registry.npmjs.org\n*.github.com'}
+              placeholder={'registry.example.org\n*.git.example.com'}
               aria-describedby="workspace-allowed-hosts-hint"
               onChange={(e) => setAllowedHosts(e.target.value)}
             />
