@@ -57,6 +57,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
         baseDir: resolve(env.SANDBOX_LOCAL_DIR),
         multiUser: true,
         allowUnsafe: env.H_ALLOW_LOCAL_SANDBOX,
+        rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
       });
     }
     const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
@@ -66,6 +67,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       poolSize: env.SANDBOX_POOL_SIZE,
       idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,
       limits: { cpus: env.SANDBOX_CPUS, memoryBytes: env.SANDBOX_MEMORY_MB * 1024 * 1024, pids: env.SANDBOX_PIDS },
+      rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
     });
   }
 
@@ -86,7 +88,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       volumeName: record.volume,
       image: record.image ?? 'local',
     });
-    return { workspace: new SandboxWorkspace(() => driver.connect(record)), record };
+    return { workspace: new SandboxWorkspace(() => driver.connect(record), { readMaxBytes: this.config.env.SANDBOX_READ_MAX_BYTES }), record };
   }
 
   /** A stored record, or null when it no longer matches the driver's schema (then it is re-created). */
