@@ -101,7 +101,8 @@ describe('tool outputs: stored once per session, absent from the event log and t
       let offset: number | null = 0;
       let pages = 0;
       while (offset !== null) {
-        const page = await world.client.get(`/api/v1/sessions/${sessionId}/outputs/1?offset=${offset}&limit=262144`);
+        const url = `/api/v1/sessions/${sessionId}/outputs/1?offset=${offset}&limit=262144`;
+        const page: { status: number; body: { content: string; nextOffset: number | null } } = await world.client.get(url);
         expect(page.status).toBe(200);
         expect(page.body).toMatchObject({ outputId: 1, label: COMMAND, bytes: Buffer.byteLength(EXPECTED), truncated: false, offset });
         expect(Buffer.byteLength(page.body.content)).toBeLessThanOrEqual(262144);
