@@ -122,6 +122,9 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
         stream.close();
         return { sessionId, lastSeq: afterSeq };
       }
+      // A second subscribe to the same session that raced this one: only the newest stays.
+      const raced = state.streams.get(sessionId);
+      if (raced && raced !== stream) raced.close();
       state.streams.set(sessionId, stream);
       // The ack follows the replay (written as the connection drains): the client knows its
       // history is complete when it arrives.
