@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { ToolOutputRepository } from '@h/db';
 import type { Socket } from 'socket.io-client';
 import { waitFor } from '../../support/api-harness';
 import { allEvents, createRunWorld, finishTurn, scenario, startRun, useScriptedRunStack, waitForRunStatus } from '../../support/run-fixtures';
@@ -123,6 +124,24 @@ describe('tool outputs: stored once per session, absent from the event log and t
       abort.abort();
       await reading;
     }
+  });
+
+  it('should number concurrent outputs (ToolOutputRepository) of one session without a gap and slice on character boundaries', async () => {
+    const world = await createRunWorld(ctx.stack, 'output-repo');
+    const created = await world.client.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: 'skip' });
+    const sessionId: string = created.body.id;
+    const repo = ctx.stack.api.get(ToolOutputRepository);
+    const refs = await Promise.all(Array.from({ length: 5 }, (_, i) => repo.create({ sessionId, label: `o${i}`, content: `✓✓✓ ${i}`, truncated: false })));
+    expect(refs.map((r) => r.number).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(refs[0]).toMatchObject({ bytes: Buffer.byteLength('✓✓✓ 0'), truncated: false });
+    // '✓' is 3 bytes: a range starting at byte 1 moves to byte 3, one ending inside a character stops before it.
+    const n = refs[0].number;
+    expect(await repo.slice(sessionId, n, 1, 4)).toMatchObject({ offset: 3, content: '✓', nextOffset: 6 });
+    expect(await repo.slice(sessionId, n, 0, 7)).toMatchObject({ offset: 0, content: '✓✓', nextOffset: 6 });
+    expect(await repo.slice(sessionId, n, 0, 1)).toMatchObject({ offset: 0, content: '✓', nextOffset: 3 });
+    expect(await repo.slice(sessionId, n, 9, 100)).toMatchObject({ offset: 9, content: ' 0', nextOffset: null });
+    expect(await repo.slice(sessionId, n, 500, 100)).toMatchObject({ content: '', nextOffset: null });
+    expect(await repo.slice(sessionId, 99, 0, 100)).toBeNull();
   });
 });
 

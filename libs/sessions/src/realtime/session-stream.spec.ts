@@ -16,7 +16,12 @@ function fakeLog(initial: number) {
       return { items: rest.slice(0, o.limit), hasMore: rest.length > o.limit };
     },
   };
-  return { events, repo, append: () => events.push(envelope(events.length + 1)) && events[events.length - 1] };
+  const append = (): EventEnvelope => {
+    const e = envelope(events.length + 1);
+    events.push(e);
+    return e;
+  };
+  return { events, repo, append };
 }
 
 /** A transport whose client takes bytes only when told to; each event costs 100 bytes. */
