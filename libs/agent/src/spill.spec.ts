@@ -49,7 +49,8 @@ describe(spillIfOversize.name, () => {
       expect(spilled).not.toHaveProperty('fullOutput');
       expect(JSON.stringify(kit.events)).not.toContain('line 1000 ');
       const rebuilt = rebuildConversation(kit.events).messages.find((m) => m.role === 'tool');
-      expect(rebuilt?.content).toBe(spilled.result);
+      // The model saw the preview (ITR guidance may follow it in the same message).
+      expect(rebuilt?.content?.startsWith(spilled.result as string)).toBe(true);
     });
   });
 });
