@@ -1,24 +1,24 @@
-import { OutputStore } from '@h/tools';
+import { MemoryOutputStore } from '@h/tools';
 import { rebuildConversation } from './conversation';
 import { spillIfOversize, SPILL_THRESHOLD_BYTES } from './spill';
 import { createAgentKit, GOOD_SUMMARY, scenario, type AgentKit } from './testing/agent-test-kit';
 
 describe(spillIfOversize.name, () => {
-  it('should leave results up to 50,000 bytes alone', () => {
-    expect(spillIfOversize('x'.repeat(SPILL_THRESHOLD_BYTES), new OutputStore(), 'l')).toBeNull();
+  it('should leave results up to 50,000 bytes alone', async () => {
+    expect(await spillIfOversize('x'.repeat(SPILL_THRESHOLD_BYTES), new MemoryOutputStore(), 'l')).toBeNull();
   });
 
-  it('should count UTF-8 bytes and replace an oversize result by a bounded preview and a locator', () => {
-    const store = new OutputStore();
+  it('should count UTF-8 bytes and replace an oversize result by a bounded preview and a locator', async () => {
+    const store = new MemoryOutputStore();
     const text = `HEAD${'é'.repeat(30_000)}TAIL`;
-    const spilled = spillIfOversize(text, store, 'read_file big');
+    const spilled = await spillIfOversize(text, store, 'read_file big');
     if (!spilled) throw new Error('expected a spill');
-    expect(spilled.outputId).toBe(1);
+    expect(spilled.output).toEqual({ id: 1, label: 'read_file big', bytes: Buffer.byteLength(text), truncated: false });
     expect(spilled.text.startsWith('HEAD')).toBe(true);
     expect(spilled.text.endsWith('TAIL')).toBe(true);
     expect(spilled.text).toContain('[cmd #1]; read it with read_command_output cmd_id=1');
     expect(spilled.text.length).toBeLessThan(3_400);
-    expect(store.get(1)?.text).toBe(text);
+    expect((await store.get(1))?.text).toBe(text);
   });
 
   describe('in the loop', () => {
@@ -26,7 +26,7 @@ describe(spillIfOversize.name, () => {
     beforeEach(async () => (kit = await createAgentKit()));
     afterEach(() => kit.close());
 
-    it('should spill a huge read_file result and let the model page through it, also after a rebuild', async () => {
+    it('should spill a huge read_file result, let the model page through it, and log only the preview and the locator', async () => {
       const lines = Array.from({ length: 2000 }, (_, i) => `line ${i + 1} ${'z'.repeat(20)}`);
       kit.write({ 'big.txt': lines.join('\n') });
       const result = await kit.run(
@@ -41,10 +41,16 @@ describe(spillIfOversize.name, () => {
       );
       expect(kit.server.failures).toEqual([]);
       expect(result).toMatchObject({ status: 'done' });
-      const spilled = kit.events.find((e) => e.type === 'tool.end')?.data as { result: string; outputId: number; fullOutput: string };
-      expect(Buffer.byteLength(spilled.result)).toBeLessThan(4_000);
-      expect(spilled.outputId).toBe(1);
-      expect(rebuildConversation(kit.events).outputs.get(1)?.text).toBe(spilled.fullOutput);
+      const spilled = kit.events.find((e) => e.type === 'tool.end')?.data as Record<string, unknown>;
+      expect(Buffer.byteLength(spilled.result as string)).toBeLessThan(4_000);
+      expect(spilled).toMatchObject({ outputId: 1, outputTruncated: false });
+      // read_file's numbered lines: more than the file itself.
+      expect(spilled.outputBytes).toBeGreaterThan(Buffer.byteLength(lines.join('\n')));
+      expect(spilled).not.toHaveProperty('fullOutput');
+      expect(JSON.stringify(kit.events)).not.toContain('line 1000 ');
+      const rebuilt = rebuildConversation(kit.events).messages.find((m) => m.role === 'tool');
+      // The model saw the preview (ITR guidance may follow it in the same message).
+      expect(rebuilt?.content?.startsWith(spilled.result as string)).toBe(true);
     });
   });
 });

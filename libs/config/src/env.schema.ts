@@ -65,6 +65,23 @@ export const envSchema = z.object({
   RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600000).default(15000),
   /** Heartbeat comment interval on SSE streams. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(120000).default(15000),
+  /** Live streams (SSE streams plus Socket.IO session subscriptions) one user or API token may hold open at once, per api process. */
+  STREAMS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1000).default(16),
+  /**
+   * Bytes the api may hold unsent for one stream client (SSE response or Socket.IO connection).
+   * Replay waits for the client to drain; live events past this cut a slow client, which resumes by seq.
+   */
+  STREAM_CLIENT_BUFFER_BYTES: z.coerce.number().int().min(16 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** A replay that cannot write for this long (the client stopped reading) ends the stream. */
+  STREAM_STALL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3600000).default(60000),
+  /** Largest event page (`GET …/events`, and each replay read) in bytes of event data; at least one event is always returned. */
+  EVENT_PAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /** Largest full tool output kept per call (read back with read_command_output and the outputs route); longer text is cut and marked truncated. */
+  TOOL_OUTPUT_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Longest JSON-RPC line the host accepts from a sandbox; a longer one resets the connection (logged). */
+  SANDBOX_RPC_MAX_LINE_BYTES: z.coerce.number().int().min(64 * 1024).max(512 * 1024 * 1024).default(32 * 1024 * 1024),
+  /** Largest file the host reads from a sandbox in one call (TOO_LARGE beyond). */
+  SANDBOX_READ_MAX_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(10 * 1024 * 1024),
   /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
   SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
   H_ALLOW_LOCAL_SANDBOX: bool.default(false),

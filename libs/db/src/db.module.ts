@@ -14,6 +14,7 @@ import { ApiTokenRepository } from './repositories/api-token.repository';
 import { HealthRepository } from './repositories/health.repository';
 import { ProviderCredentialRepository } from './repositories/provider-credential.repository';
 import { RateLimitRepository } from './repositories/rate-limit.repository';
+import { ToolOutputRepository } from './repositories/tool-output.repository';
 import { TeamRepository } from './repositories/team.repository';
 import { UserRepository } from './repositories/user.repository';
 import { WorkspaceRepository } from './repositories/workspace.repository';
@@ -33,6 +34,7 @@ const repositories = [
   ProviderCredentialRepository,
   RateLimitRepository,
   TeamRepository,
+  ToolOutputRepository,
   UserRepository,
   WorkspaceRepository,
 ];

@@ -17,4 +17,5 @@ export * from './repositories/event.repository';
 export * from './repositories/permission.repository';
 export * from './repositories/run.repository';
 export * from './repositories/sandbox.repository';
+export * from './repositories/tool-output.repository';
 export * from './usage';

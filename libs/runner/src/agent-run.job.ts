@@ -13,6 +13,7 @@ import {
   RunRecord,
   RunRepository,
   toEngineUsage,
+  ToolOutputRepository,
   UsageTotals,
   WorkspaceRepository,
   ZERO_USAGE,
@@ -23,6 +24,7 @@ import { ProviderSecretReader } from '@h/providers';
 import { RunDispatcher } from '@h/runs';
 import { orderForRebuild } from './event-order';
 import { SandboxManager } from './sandbox-manager.service';
+import { SessionOutputStore } from './session-output.store';
 
 const EPHEMERAL = new Set(['text.delta', 'thinking.delta']);
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
@@ -71,6 +73,7 @@ export class AgentRunJob {
     private readonly dispatcher: RunDispatcher,
     private readonly sandboxes: SandboxManager,
     private readonly secrets: ProviderSecretReader,
+    private readonly toolOutputs: ToolOutputRepository,
   ) {}
 
   @OnJob(JobName.AgentRun)
@@ -152,6 +155,7 @@ export class AgentRunJob {
       thinking: session.thinking,
       workspace: sandbox.workspace,
       conversation,
+      outputs: new SessionOutputStore(this.toolOutputs, session.id, run.id, this.config.env.TOOL_OUTPUT_MAX_BYTES),
       signal: controller.signal,
       requestHeaders: { 'x-conversation-id': session.id },
       authorize: (request) => this.authorize(session, decisions, request.call.id, request.category),

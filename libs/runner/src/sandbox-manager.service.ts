@@ -63,6 +63,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
         baseDir: resolve(env.SANDBOX_LOCAL_DIR),
         multiUser: true,
         allowUnsafe: env.H_ALLOW_LOCAL_SANDBOX,
+        rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
       });
     }
     const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
@@ -76,6 +77,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       egressSocketDir: this.egress.socketDir,
       ...(await this.diskBudget()),
       runtime,
+      rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
     });
   }
 
@@ -120,7 +122,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       volumeName: record.volume,
       image: record.image ?? 'local',
     });
-    return { workspace: new SandboxWorkspace(() => driver.connect(record)), record };
+    return { workspace: new SandboxWorkspace(() => driver.connect(record), { readMaxBytes: this.config.env.SANDBOX_READ_MAX_BYTES }), record };
   }
 
   /** A stored record, or null when it no longer matches the driver's schema (then it is re-created). */

@@ -54,6 +54,8 @@ export interface DockerSandboxOptions {
   user?: string;
   /** Remove volumes no record references during reconcile (default false: data is precious). */
   removeOrphanVolumes?: boolean;
+  /** Longest JSON-RPC line accepted from a sandbox (default HOST_RPC_MAX_LINE_BYTES). */
+  rpcMaxLineBytes?: number;
   /** How long start waits for the daemon to answer. */
   readyTimeoutMs?: number;
 }
@@ -424,7 +426,7 @@ export class DockerSandboxDriver implements SandboxDriver {
           ? await openUnixSocketStream(path.join(this.socketDir(name), 'sandboxd.sock'), 5000)
           : await openDockerExecStream(this.docker, name, this.user);
         const s = stream;
-        const client = new SandboxClient(s.input, s.output, () => s.dispose?.());
+        const client = new SandboxClient(s.input, s.output, () => s.dispose?.(), { maxLineBytes: this.opts.rpcMaxLineBytes });
         await withTimeout(client.call('health', {}), 10_000);
         if (register) {
           this.clients.set(name, client);

@@ -30,7 +30,7 @@ export async function detectBuildCheck(ws: Workspace): Promise<BuildCheck | null
   if (await exists(ws, 'package.json')) {
     // --no-install: these machines (and sandboxes) have no internet; never let npx download.
     if (await exists(ws, 'tsconfig.json')) return { marker: 'tsconfig.json', command: 'npx --no-install tsc --noEmit 2>&1' };
-    const pkg = await ws.readTextFile('package.json').catch(() => '{}');
+    const pkg = await ws.readTextFile('package.json', { maxBytes: 1024 * 1024 }).catch(() => '{}');
     let scripts: Record<string, unknown> = {};
     try {
       scripts = (JSON.parse(pkg) as { scripts?: Record<string, unknown> }).scripts ?? {};

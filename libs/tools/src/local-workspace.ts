@@ -17,6 +17,7 @@ import {
   type GrepResult,
   type ListOptions,
   type ListResult,
+  type ReadOptions,
   type Workspace,
 } from '@h/contracts';
 import { compileUserPattern, MatchBudget, SEARCH_BUDGET_MS, type LinearPattern } from '@h/patterns';
@@ -54,16 +55,17 @@ export class LocalWorkspace implements Workspace {
     this.root = (options.displayRoot ?? '/workspace').replace(/\/+$/, '') || '/';
   }
 
-  async readFile(path: string): Promise<Uint8Array> {
+  async readFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
     const { abs, rel } = await this.resolve(path);
     const st = await this.statOrThrow(abs, rel);
     if (st.isDirectory()) throw new WorkspaceError('IS_DIRECTORY', `${rel} is a directory`);
-    if (st.size > MAX_READ_BYTES) throw new WorkspaceError('TOO_LARGE', `${rel} is ${st.size} bytes`);
+    const max = Math.min(options.maxBytes ?? MAX_READ_BYTES, MAX_READ_BYTES);
+    if (st.size > max) throw new WorkspaceError('TOO_LARGE', `${rel} is ${st.size} bytes, over the ${max}-byte limit`);
     return fs.readFile(abs).catch((e) => this.fail(e, rel));
   }
 
-  async readTextFile(path: string): Promise<string> {
-    return Buffer.from(await this.readFile(path)).toString('utf8');
+  async readTextFile(path: string, options: ReadOptions = {}): Promise<string> {
+    return Buffer.from(await this.readFile(path, options)).toString('utf8');
   }
 
   async writeFile(path: string, content: string | Uint8Array): Promise<void> {

@@ -20,7 +20,7 @@ describe('untrusted patterns and text', () => {
 
   describe('read_command_output', () => {
     it('should filter a megabyte with a catastrophic pattern and answer with the count', async () => {
-      kit.ctx.outputs.add('make', `${MEGABYTE}\nthe end aaaa`);
+      await kit.ctx.outputs.add({ label: 'make', text: `${MEGABYTE}\nthe end aaaa` });
       const res = await kit.call('read_command_output', { cmd_id: 1, filter: '(a+)+$' });
       expect(res.isError).toBeFalsy();
       expect(res.text).toBe('[cmd #1] make: 1 of 16001 lines match /(a+)+$/, showing 1-1\n16001\tthe end aaaa');
@@ -33,7 +33,7 @@ describe('untrusted patterns and text', () => {
       let seed = 7;
       const bit = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16) & 1;
       const lines = Array.from({ length: 2000 }, () => Array.from({ length: 1000 }, () => 'ab'[bit()]).join('')).join('\n');
-      kit.ctx.outputs.add('slow', lines);
+      await kit.ctx.outputs.add({ label: 'slow', text: lines });
       const res = await kit.call('read_command_output', { cmd_id: 1, filter: '(?:[ab]*a[ab]{30}){10}[^ab]' });
       expect(res.isError).toBeFalsy();
       expect(res.text).toMatch(/^\[cmd #1\] slow: 0 matches of \/.*\/ in lines 1-\d+ of 2000 \(search stopped at its time budget; narrow the pattern\)/);
@@ -41,7 +41,7 @@ describe('untrusted patterns and text', () => {
     });
 
     it('should refuse lookaround and backreferences, saying what to use instead', async () => {
-      kit.ctx.outputs.add('x', 'a\nb');
+      await kit.ctx.outputs.add({ label: 'x', text: 'a\nb' });
       const look = await kit.call('read_command_output', { cmd_id: 1, filter: 'error(?!s)' });
       expect(look).toMatchObject({ isError: true });
       expect(look.text).toContain('invalid filter: the pattern uses negative lookahead (?!…), which is not supported');

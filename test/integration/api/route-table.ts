@@ -76,6 +76,25 @@ export async function newPermission(f: TeamFixture): Promise<string> {
   return row.id;
 }
 
+/** A stored full tool output (written as the worker's output store writes it) in the shared session. */
+const sharedOutputs = new WeakMap<TeamFixture, Promise<{ sessionId: string; outputId: number }>>();
+function sharedOutput(f: TeamFixture): Promise<{ sessionId: string; outputId: number }> {
+  if (!sharedOutputs.has(f)) {
+    sharedOutputs.set(
+      f,
+      shared(f).then(async ({ sessionId, runId }) => {
+        await sql(
+          `INSERT INTO "ToolOutput" (id, "sessionId", number, "runId", "callId", label, bytes, truncated, content)
+           VALUES (gen_random_uuid(), $1, 1, $2, 'call-route-table', 'echo route table', 12, false, 'route table\n')`,
+          [sessionId, runId],
+        );
+        return { sessionId, outputId: 1 };
+      }),
+    );
+  }
+  return sharedOutputs.get(f) as Promise<{ sessionId: string; outputId: number }>;
+}
+
 const sharedSessions = new WeakMap<TeamFixture, Promise<{ sessionId: string; runId: string }>>();
 /** One session with one run, shared by the read-only routes. */
 const shared = (f: TeamFixture) => {
@@ -264,6 +283,14 @@ export const ROUTES: Record<string, RouteSpec> = {
     success: 200,
     stream: true,
     prepare: async (f) => ({ params: { id: (await shared(f)).sessionId }, query: '?after=0' }),
+  },
+  'GET /api/v1/sessions/{id}/outputs/{outputId}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => {
+      const { sessionId, outputId } = await sharedOutput(f);
+      return { params: { id: sessionId, outputId: String(outputId) }, query: '?offset=0&limit=4096' };
+    },
   },
   'GET /api/v1/sessions/{id}/permissions': {
     access: { kind: 'team', minRole: 'viewer' },

@@ -17,6 +17,7 @@ import { PermissionService } from '../permission.service';
 import { RunService } from '../run.service';
 import { LiveAccessService, LiveCredentials } from './live-access.service';
 import { SessionStream, SessionStreamHub } from './session-stream.hub';
+import { socketSink } from './stream-sinks';
 
 const subscribeSchema = z.object({ sessionId: z.string().uuid(), afterSeq: z.number().int().min(0).max(INPUT_LIMITS.maxQueryInteger).default(0) });
 const unsubscribeSchema = z.object({ sessionId: z.string().uuid() });
@@ -38,8 +39,9 @@ interface SocketState {
   recheck?: NodeJS.Timeout;
 }
 
-// Server-to-client frames: `event` (a persisted envelope, exactly once, in seq order) and `delta`
-// (ephemeral token deltas). Client-to-server: subscribe, unsubscribe, permission.decide, run.cancel,
+// Server-to-client frames: `event` (a persisted envelope, exactly once, in seq order), `delta`
+// (ephemeral token deltas) and `stream_error` (a subscription ended: access lost, or SLOW_CONSUMER /
+// STREAM_STALLED, after which the connection is closed; resubscribe after `lastSeq`). Client-to-server: subscribe, unsubscribe, permission.decide, run.cancel,
 // each answered through the Socket.IO acknowledgement with `{ ok, data | error }`.
 @WebSocketGateway({ path: '/api/socket.io', serveClient: false })
 export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
@@ -105,15 +107,28 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
       const { sessionId, afterSeq } = subscribeSchema.parse(body);
       await this.access.check(state.principal, 'session', sessionId, 'viewer');
       state.streams.get(sessionId)?.close();
-      await socket.join(`session:${sessionId}`);
-      const stream = await this.hub.open(sessionId, afterSeq, {
-        event: (e) => socket.emit('event', e),
-        ephemeral: (f) => socket.emit('delta', f),
-        failed: (e) => socket.emit('stream_error', { sessionId, error: { code: 'STREAM_FAILED', message: e.message } }),
-      });
-      // The client may have left during the replay; handleDisconnect ran before this stream existed.
-      if (socket.disconnected) stream.close();
-      else state.streams.set(sessionId, stream);
+      state.streams.delete(sessionId);
+      // Counted with the caller's SSE streams; a refusal is the ack's TOO_MANY_STREAMS error.
+      const lease = this.hub.reserve(state.principal);
+      try {
+        await socket.join(`session:${sessionId}`);
+      } catch (err) {
+        lease.release();
+        throw err;
+      }
+      const stream = this.hub.open(sessionId, afterSeq, socketSink(socket, sessionId), lease);
+      // The client may have left meanwhile; handleDisconnect ran before this stream existed.
+      if (socket.disconnected || socket.data.h !== state) {
+        stream.close();
+        return { sessionId, lastSeq: afterSeq };
+      }
+      // A second subscribe to the same session that raced this one: only the newest stays.
+      const raced = state.streams.get(sessionId);
+      if (raced && raced !== stream) raced.close();
+      state.streams.set(sessionId, stream);
+      // The ack follows the replay (written as the connection drains): the client knows its
+      // history is complete when it arrives.
+      await stream.start();
       return { sessionId, lastSeq: stream.lastSeq };
     });
   }

@@ -1,6 +1,7 @@
 import { p, params } from '../tool-params';
 import { ToolError, type AgentTool } from '../tool.types';
 import { assertNotSecret } from './guards';
+import { READ_FILE_MAX_BYTES } from './read-file.tool';
 
 const input = params({
   path: p.string(),
@@ -19,7 +20,7 @@ export const editFileTool: AgentTool<typeof input.zod._output> = {
     assertNotSecret(path, workspace.root);
     if (old_string === '') throw new ToolError('old_string is empty; use write_file to create a file');
     if (old_string === new_string) throw new ToolError('old_string and new_string are identical');
-    const text = await workspace.readTextFile(path);
+    const text = await workspace.readTextFile(path, { maxBytes: READ_FILE_MAX_BYTES });
     const count = text.split(old_string).length - 1;
     if (count === 0) {
       const loose = text.replace(/\s+/g, ' ').includes(old_string.replace(/\s+/g, ' ').trim());

@@ -19,7 +19,7 @@ export const readCommandOutputTool: AgentTool<typeof input.zod._output> = {
   parameters: input.json,
   input: input.zod,
   async execute({ cmd_id, offset = 1, limit = DEFAULT_LIMIT, filter }, { outputs }) {
-    const entry = outputs.get(cmd_id);
+    const entry = await outputs.get(cmd_id);
     if (!entry) throw new ToolError(`No output [cmd #${cmd_id}] (unknown id or evicted)`);
     const re = filter ? compileFilter(filter) : null;
     const all = entry.text.replace(/\n$/, '').split('\n').map((text, i) => ({ n: i + 1, text }));
