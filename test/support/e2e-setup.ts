@@ -70,6 +70,9 @@ export default async function e2eSetup(): Promise<void> {
     LOG_FILE: join(TEST_LOG_DIR, 'e2e-stack.log'),
     SANDBOX_NAME_PREFIX: `h-e2e-${process.pid}-`,
     SANDBOX_POOL_SIZE: '0',
+    // The test database already has accounts: sign-up stays open for the specs' new people.
+    SIGNUP_POLICY: 'open',
+    SIGNUP_MAX_ATTEMPTS: '100000',
     DEEPSEEK_BASE_URL: model.url,
     ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
     NEXT_TELEMETRY_DISABLED: '1',

@@ -1,5 +1,7 @@
 import { ConfigError, Env, parseEnv } from './env.schema';
 
+export type SignupPolicy = 'open' | 'invite' | 'closed';
+
 // The config service: everything reads settings through this, never process.env directly.
 export class AppConfig {
   constructor(readonly env: Env) {}
@@ -14,6 +16,13 @@ export class AppConfig {
 
   get secureCookies(): boolean {
     return this.env.H_SECURE_COOKIES ?? this.isProduction;
+  }
+
+  /** SIGNUP_POLICY, else the deprecated SIGNUP_ENABLED, else open in development and invite elsewhere. */
+  get signupPolicy(): SignupPolicy {
+    if (this.env.SIGNUP_POLICY) return this.env.SIGNUP_POLICY;
+    if (this.env.SIGNUP_ENABLED !== undefined) return this.env.SIGNUP_ENABLED ? 'open' : 'closed';
+    return this.env.NODE_ENV === 'development' ? 'open' : 'invite';
   }
 
   get publicUrl(): string {

@@ -17,3 +17,5 @@ export * from './repositories/permission.repository';
 export * from './repositories/run.repository';
 export * from './repositories/sandbox.repository';
 export * from './usage';
+export * from './quota';
+export * from './repositories/invitation.repository';

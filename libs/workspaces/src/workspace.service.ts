@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { SandboxRepository, WorkspaceRecord, WorkspaceRepository } from '@h/db';
+import { AppConfig } from '@h/config';
+import { QuotaExceededError, SandboxRepository, WorkspaceRecord, WorkspaceRepository } from '@h/db';
 import { AppException } from '@h/http';
-import { AccessGrant, AuditService, Principal, roleAtLeast } from '@h/identity';
+import { AccessGrant, AuditService, Principal, quotaExceeded, roleAtLeast } from '@h/identity';
 import { JobName, JobQueueService } from '@h/jobs';
 import type { CreateWorkspaceDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
 
@@ -16,6 +17,7 @@ export class WorkspaceService {
     private readonly sandboxes: SandboxRepository,
     private readonly jobs: JobQueueService,
     private readonly audit: AuditService,
+    private readonly config: AppConfig,
   ) {}
 
   async list(access: AccessGrant): Promise<WorkspaceListDto> {
@@ -23,12 +25,14 @@ export class WorkspaceService {
   }
 
   async create(principal: Principal, access: AccessGrant, body: CreateWorkspaceDto, ip: string | null): Promise<WorkspaceDto> {
-    const workspace = await this.workspaces.create({
-      teamId: access.teamId,
-      createdById: principal.userId,
-      name: body.name.trim(),
-      description: body.description?.trim() ?? '',
-    });
+    const workspace = await this.workspaces
+      .create(
+        { teamId: access.teamId, createdById: principal.userId, name: body.name.trim(), description: body.description?.trim() ?? '' },
+        this.config.env.TEAM_MAX_WORKSPACES,
+      )
+      .catch((err: unknown) => {
+        throw err instanceof QuotaExceededError ? quotaExceeded(err) : err;
+      });
     // Setup runs in the worker; the workspace shows "provisioning" until it finishes.
     await this.jobs.enqueue(JobName.WorkspaceSetup, { workspaceId: workspace.id }, { jobId: `setup-${workspace.id}` });
     await this.audit.byPrincipal(principal, {
