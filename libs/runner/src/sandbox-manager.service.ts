@@ -76,7 +76,6 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
 
   /** A running sandbox for the workspace (started, re-created or claimed from the pool), as a Workspace. */
   async open(workspace: { id: string; teamId: string; networkEnabled: boolean }): Promise<{ workspace: Workspace; record: SandboxRecord }> {
-    const driver = await this.driver();
     const stored = await this.sandboxes.find(workspace.id);
     if (stored?.status !== 'running') {
       // Starting one more: the team's running sandboxes stay within TEAM_MAX_RUNNING_SANDBOXES.
@@ -84,6 +83,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       const limit = this.config.env.TEAM_MAX_RUNNING_SANDBOXES;
       if (used >= limit) throw new QuotaExceededError('runningSandboxes', used, limit);
     }
+    const driver = await this.driver();
     const record = await driver.ensure(
       { workspaceId: workspace.id, teamId: workspace.teamId, network: workspace.networkEnabled ? 'bridge' : 'none' },
       stored && stored.driver === driver.kind ? this.parseRecord(stored.record) : null,
