@@ -67,6 +67,7 @@ describe('audit log', () => {
     // The newcomer joined: they are the actor, not whoever made the link.
     expected.push({ action: 'member.join', actorUserId: newcomer.userId, teamId, targetType: 'user', targetId: newcomer.userId });
     const unused = await owner.client.post(t('/members'), { role: 'viewer' });
+    expected.push({ action: 'member.invite', actorUserId: me, teamId, targetType: 'invitation', targetId: unused.body.invitation.id });
     expect((await owner.client.delete(t(`/invitations/${unused.body.invitation.id}`))).status).toBe(204);
     expected.push({ action: 'invitation.revoke', actorUserId: me, teamId, targetType: 'invitation', targetId: unused.body.invitation.id });
     expect((await owner.client.patch(t(`/members/${newcomer.userId}`), { role: 'viewer' })).status).toBe(200);
