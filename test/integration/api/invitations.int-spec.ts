@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { startStack, TestStack, waitFor } from '../../support/api-harness';
 import { HttpClient, signedUpClient } from '../../support/http-client';
+import { readSse } from '../runs/stream-clients';
 import { newSession } from './route-table';
 import {
   addPerson,
@@ -170,15 +171,22 @@ describe('invitations and membership', () => {
       const tokens = [await createToken(leaving, f.teamId, { scopes: ['read'] }), await createToken(leaving, f.teamId, { scopes: ['read', 'write'] })];
       const othersToken = await createToken(f.member, f.teamId, { scopes: ['read'] });
       const sessionId = await newSession(f);
-      const stream = await openLive(`/api/v1/sessions/${sessionId}/events/stream`, tokens[0].secret);
-      expect(stream.status).toBe(200);
+      let frames = 0;
+      let ended: { status: number } | undefined;
+      const abort = new AbortController();
+      setTimeout(() => abort.abort(), 60_000).unref();
+      void readSse(stack.url, `/api/v1/sessions/${sessionId}/events/stream`, bearerClient(stack.url, tokens[0].secret), () => frames++, {
+        signal: abort.signal,
+      }).then((r) => (ended = r));
+      await waitFor('the stream to open', async () => frames > 0 || ended);
+      expect(ended).toBeUndefined();
 
       expect((await f.admin.client.delete(teamPath(`/members/${leaving.userId}`))).status).toBe(204);
       for (const t of tokens) expect((await bearerClient(stack.url, t.secret).get(teamPath())).status).toBe(401);
       const rows = await sql<{ revokedAt: Date | null }>('SELECT "revokedAt" FROM "ApiToken" WHERE id = ANY($1::uuid[])', [tokens.map((t) => t.id)]);
       expect(rows.every((r) => r.revokedAt !== null)).toBe(true);
       expect((await bearerClient(stack.url, othersToken.secret).get(teamPath())).status).toBe(200);
-      await waitFor('the removed member’s SSE stream to end', async () => stream.ended(), 10 * HEARTBEAT_MS);
+      expect(await waitFor('the removed member’s SSE stream to end', async () => ended, 10 * HEARTBEAT_MS)).toEqual({ status: 200 });
 
       // Invited back, they start over: the old tokens stay dead.
       expect((await accept(leaving.client, await invite(f.owner, f.teamId, { role: 'member' }))).status).toBe(200);
@@ -243,24 +251,4 @@ describe('invitations and membership', () => {
   it('should never have answered with a 5xx', () => {
     expect(log.responses.filter(({ res }) => res.status >= 500).map(({ path, res }) => `${path} ${res.status}`)).toEqual([]);
   });
-
-  /** Opens an SSE stream with a bearer token and reads it in the background. */
-  async function openLive(path: string, secret: string): Promise<{ status: number; ended: () => boolean }> {
-    const abort = new AbortController();
-    const res = await fetch(stack.url + path, { headers: { accept: 'text/event-stream', authorization: `Bearer ${secret}` }, signal: abort.signal });
-    let done = false;
-    const reader = res.body?.getReader();
-    void (async () => {
-      try {
-        while (reader && !(await reader.read()).done) {
-          /* frames are not the point here */
-        }
-      } catch {
-        /* aborted */
-      }
-      done = true;
-    })();
-    setTimeout(() => abort.abort(), 60_000).unref();
-    return { status: res.status, ended: () => done };
-  }
 });

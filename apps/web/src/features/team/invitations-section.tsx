@@ -1,11 +1,11 @@
 'use client';
 
 import { type FormEvent, useState } from 'react';
-import { ConfirmButton } from '../../components/confirm-button';
-import { CopyButton } from '../../components/copy-button';
 import { Field } from '../../components/field';
+import { RevokeCell } from '../../components/revoke-cell';
 import { FormError } from '../../components/form-error';
 import { SelectField, type SelectOption } from '../../components/select-field';
+import { ShownOnce } from '../../components/shown-once';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
 import type { CreatedInvitation, Invitation, ListResponse, TeamRole } from '../../lib/api-types';
@@ -77,7 +77,6 @@ export function InvitationsSection({ base, myRole, onChanged }: { base: string; 
 }
 
 function InvitationRow({ base, invitation, onRevoked }: { base: string; invitation: Invitation; onRevoked: () => void }) {
-  const revoke = useAction();
   const labelId = `invitation-${invitation.id}`;
   return (
     <tr>
@@ -90,22 +89,7 @@ function InvitationRow({ base, invitation, onRevoked }: { base: string; invitati
       </td>
       <td>{formatDate(invitation.expiresAt)}</td>
       <td>{invitation.createdByName}</td>
-      <td className="cell-actions">
-        <ConfirmButton
-          label="Revoke"
-          confirmLabel="Confirm revoke"
-          pendingLabel="Revoking…"
-          pending={revoke.pending}
-          describedBy={labelId}
-          onConfirm={() =>
-            void revoke.run(async () => {
-              await api.delete(`${base}/invitations/${encodeURIComponent(invitation.id)}`);
-              onRevoked();
-            })
-          }
-        />
-        <FormError message={revoke.error} />
-      </td>
+      <RevokeCell path={`${base}/invitations/${encodeURIComponent(invitation.id)}`} describedBy={labelId} onRevoked={onRevoked} />
     </tr>
   );
 }
@@ -113,20 +97,15 @@ function InvitationRow({ base, invitation, onRevoked }: { base: string; invitati
 function NewInvitationLink({ created, onDone }: { created: CreatedInvitation; onDone: () => void }) {
   // The page's own origin: the address people reach this H at, whatever H_PUBLIC_URL says.
   const link = `${window.location.origin}/invite/${created.token}`;
+  const role = ROLE_LABELS[created.invitation.role].toLowerCase();
   return (
-    <div className="secret-box" role="status" aria-live="polite">
-      <p className="strong">Invitation link for a {ROLE_LABELS[created.invitation.role].toLowerCase()}. Copy it now: it will not be shown again.</p>
-      <div className="secret-row">
-        <label htmlFor="new-invitation-link" className="visually-hidden">
-          Invitation link
-        </label>
-        <input id="new-invitation-link" className="mono secret-input" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
-        <CopyButton text={link} inputId="new-invitation-link" />
-        <button type="button" className="button button-ghost" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+    <ShownOnce
+      id="new-invitation-link"
+      label="Invitation link"
+      message={`Invitation link for a ${role}. Copy it now: it will not be shown again.`}
+      value={link}
+      onDone={onDone}
+    />
   );
 }
 
