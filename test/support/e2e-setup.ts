@@ -72,6 +72,9 @@ export default async function e2eSetup(): Promise<void> {
     SANDBOX_POOL_SIZE: '0',
     SANDBOX_DISK_MB: '256',
     SANDBOX_DISK_DIR: join(root, E2E_DISK_DIR),
+    // The test database already has accounts: sign-up stays open for the specs' new people.
+    SIGNUP_POLICY: 'open',
+    SIGNUP_MAX_ATTEMPTS: '100000',
     DEEPSEEK_BASE_URL: model.url,
     ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
     NEXT_TELEMETRY_DISABLED: '1',

@@ -1,3 +1,4 @@
+import { AppConfig } from './app-config';
 import { ConfigError, parseEnv } from './env.schema';
 
 describe(parseEnv.name, () => {
@@ -5,7 +6,21 @@ describe(parseEnv.name, () => {
     const env = parseEnv({});
     expect(env.H_PORT).toBe(3000);
     expect(env.BODY_LIMIT).toBe('1mb');
-    expect(env.SIGNUP_ENABLED).toBe(true);
+    expect(env.SIGNUP_POLICY).toBeUndefined();
+    expect(env.TEAM_MAX_WORKSPACES).toBe(20);
+  });
+
+  it('should default the sign-up policy to open in development and invite elsewhere', () => {
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'development' })).signupPolicy).toBe('open');
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'production' })).signupPolicy).toBe('invite');
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'test' })).signupPolicy).toBe('invite');
+  });
+
+  it('should honour SIGNUP_POLICY over the deprecated SIGNUP_ENABLED alias', () => {
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'production', SIGNUP_ENABLED: 'true' })).signupPolicy).toBe('open');
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'development', SIGNUP_ENABLED: 'false' })).signupPolicy).toBe('closed');
+    expect(new AppConfig(parseEnv({ SIGNUP_ENABLED: 'true', SIGNUP_POLICY: 'closed' })).signupPolicy).toBe('closed');
+    expect(() => parseEnv({ SIGNUP_POLICY: 'everyone' })).toThrow(/SIGNUP_POLICY/);
   });
 
   it('should refuse a bad port and name the variable', () => {

@@ -37,8 +37,26 @@ export const envSchema = z.object({
   /** Request body limit, e.g. 1mb. */
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'use a size such as 512kb or 1mb').default('1mb'),
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  /** Failed logins per account from all addresses together within the window (distributed guessing). */
+  LOGIN_ACCOUNT_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(30),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
-  SIGNUP_ENABLED: bool.default(true),
+  /**
+   * Who may create an account: open (anyone who reaches H), invite (only with an invitation link)
+   * or closed. Unset: open when NODE_ENV=development, invite otherwise. The first account of a fresh
+   * instance may always sign up and becomes its admin.
+   */
+  SIGNUP_POLICY: z.enum(['open', 'invite', 'closed']).optional(),
+  /** Deprecated alias: true = open, false = closed; SIGNUP_POLICY wins when both are set. */
+  SIGNUP_ENABLED: bool.optional(),
+  /** Sign-up attempts per client address (IPv6 by /64) within SIGNUP_WINDOW_SECONDS. */
+  SIGNUP_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  SIGNUP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** Invitation links expire after this many days unless the creator picks another expiry (1-30). */
+  INVITATION_TTL_DAYS: z.coerce.number().int().min(1).max(30).default(7),
+  /** Per-team quotas: workspaces, sandboxes running at once, agent runs queued or running at once. */
+  TEAM_MAX_WORKSPACES: z.coerce.number().int().min(1).max(100000).default(20),
+  TEAM_MAX_RUNNING_SANDBOXES: z.coerce.number().int().min(1).max(10000).default(5),
+  TEAM_MAX_ACTIVE_RUNS: z.coerce.number().int().min(1).max(100000).default(50),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Also write logs to this file (JSON lines). */
   LOG_FILE: z.string().optional(),

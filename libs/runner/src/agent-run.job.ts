@@ -10,6 +10,7 @@ import {
   EventRepository,
   LeaseLostError,
   PermissionRepository,
+  QuotaExceededError,
   RunRecord,
   RunRepository,
   toEngineUsage,
@@ -145,6 +146,7 @@ export class AgentRunJob {
     try {
       sandbox = await this.sandboxes.open(workspaceRow);
     } catch (err) {
+      if (err instanceof QuotaExceededError) throw new RunFailure('QUOTA_EXCEEDED', err.message);
       this.logger.error({ runId: run.id, err }, 'sandbox unavailable');
       throw new RunFailure('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }

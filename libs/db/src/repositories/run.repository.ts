@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
+import { QuotaExceededError } from '../quota';
 import { splitUsage, UsageTotals, usageIncrement, usageSelect } from '../usage';
 import { EventEnvelope, EventRepository, NewEvent } from './event.repository';
 
 export type RunStatusName = `${RunStatus}`;
 export const ACTIVE_RUN_STATUSES: RunStatusName[] = ['queued', 'running', 'waiting_permission'];
+/**
+ * What TEAM_MAX_ACTIVE_RUNS counts: runs waiting for a worker or working. A run waiting for a
+ * person's approval holds no worker and may wait for days, so it does not block the team's others.
+ */
+export const QUOTA_RUN_STATUSES: RunStatus[] = ['queued', 'running'];
 export const FINISHED_RUN_STATUSES: RunStatusName[] = ['completed', 'failed', 'cancelled'];
 
 export interface RunRecord {
@@ -65,6 +71,8 @@ export class RunRepository {
   /**
    * Creates a queued run and appends its `message.user` event in one transaction. A repeated
    * `clientMessageId` returns the first run instead (idempotent retries from flaky clients).
+   * A team with `maxActive` runs queued or running gets a QuotaExceededError; the count is taken
+   * under a per-team lock, so parallel posts cannot overshoot it.
    */
   async createWithMessage(input: {
     sessionId: string;
@@ -72,6 +80,7 @@ export class RunRepository {
     userId: string;
     content: string;
     clientMessageId?: string;
+    maxActive: number;
   }): Promise<{ run: RunRecord; created: boolean; events: EventEnvelope[] }> {
     if (input.clientMessageId) {
       const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
@@ -79,6 +88,9 @@ export class RunRepository {
     }
     try {
       return await this.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-run-quota:' + input.teamId}))`;
+        const used = await tx.run.count({ where: { teamId: input.teamId, status: { in: QUOTA_RUN_STATUSES } } });
+        if (used >= input.maxActive) throw new QuotaExceededError('activeRuns', used, input.maxActive);
         const run = await tx.run.create({
           data: { sessionId: input.sessionId, teamId: input.teamId, userId: input.userId, clientMessageId: input.clientMessageId },
           select: runSelect,
@@ -134,6 +146,10 @@ export class RunRepository {
       select: { id: true, sessionId: true, status: true },
     });
     return new Map(rows.map((r) => [r.sessionId, { id: r.id, status: r.status }]));
+  }
+
+  countForQuota(teamId: string): Promise<number> {
+    return this.prisma.run.count({ where: { teamId, status: { in: QUOTA_RUN_STATUSES } } });
   }
 
   /** 1-based position among the team's queued runs (what a user waits behind), or null. */
