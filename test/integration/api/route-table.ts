@@ -181,8 +181,11 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/v1/invitations/accept': {
     access: { kind: 'user-only' },
     success: 200,
-    // Into a team of its own: the actor (the outsider, in the roles spec) must stay outside f's team.
-    prepare: async (f) => ({ params: {}, body: { token: await invite(f.owner, await createTeam(f.owner, 'accept target'), { role: 'viewer' }) } }),
+    // Into a team the actor is not in (the outsider in the roles spec, the owner in bad-values).
+    prepare: async (f, actor) => {
+      const by = actor === f.viewer ? f.member : f.viewer;
+      return { params: {}, body: { token: await invite(by, await createTeam(by, 'accept target'), { role: 'viewer' }) } };
+    },
   },
   'GET /api/v1/teams/{teamId}/quotas': { access: { kind: 'team', minRole: 'viewer' }, success: 200, prepare: async (f) => ({ params: team(f) }) },
   'GET /api/v1/teams/{teamId}/audit': {

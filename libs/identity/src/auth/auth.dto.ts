@@ -20,7 +20,7 @@ export class SignupDto {
   @Matches(/\S/, { message: 'name must not be blank' })
   name: string;
 
-  @ApiPropertyOptional({ description: 'Token of an invitation link: signs up under the invite policy and joins its team' })
+  @ApiPropertyOptional({ description: 'Token of an invitation link: signs up under the invite policy and joins its team', pattern: '^[A-Za-z0-9_-]{20,100}$' })
   @IsOptional()
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{20,100}$/, { message: 'invitationToken must be the token of an invitation link' })

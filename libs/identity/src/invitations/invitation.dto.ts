@@ -7,7 +7,7 @@ export class CreateInvitationDto {
   @IsIn(ASSIGNABLE_ROLES)
   role: (typeof ASSIGNABLE_ROLES)[number];
 
-  @ApiPropertyOptional({ example: 'grace@example.com', description: 'Only an account with this email may accept it' })
+  @ApiPropertyOptional({ example: 'grace@example.com', maxLength: 254, description: 'Only an account with this email may accept it' })
   @IsOptional()
   @IsEmail({}, { message: 'email must be a valid email address' })
   @MaxLength(254)
@@ -29,7 +29,7 @@ export class CreateInvitationDto {
 }
 
 export class InvitationTokenDto {
-  @ApiProperty({ description: 'The token from the invitation link /invite/<token>' })
+  @ApiProperty({ description: 'The token from the invitation link /invite/<token>', pattern: '^[A-Za-z0-9_-]{20,100}$' })
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{20,100}$/, { message: 'token must be the token of an invitation link' })
   token: string;
