@@ -68,6 +68,18 @@ export const envSchema = z.object({
   SANDBOX_PIDS: z.coerce.number().int().min(16).default(512),
   /** Container and volume name prefix, so several installations can share one Docker engine. */
   SANDBOX_NAME_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/).default('h-'),
+  /**
+   * The Docker engine the worker drives sandboxes through: unix:///path or tcp://host:port. Unset:
+   * the local engine's socket. In compose it is H's socket proxy (apps/docker-proxy).
+   */
+  DOCKER_HOST: z
+    .string()
+    .regex(/^(unix:\/\/\/\S+|tcp:\/\/[^/\s]+)$/, 'use unix:///path/to/docker.sock or tcp://host:port')
+    .optional(),
+  /** apps/docker-proxy: the unix socket it listens on, the engine socket it forwards to, who owns its socket (uid:gid). */
+  DOCKER_PROXY_SOCKET: z.string().min(1).default('/run/h-docker/docker.sock'),
+  DOCKER_PROXY_UPSTREAM: z.string().min(1).default('/var/run/docker.sock'),
+  DOCKER_PROXY_SOCKET_OWNER: z.string().regex(/^\d+:\d+$/, 'use uid:gid, e.g. 1000:1000').optional(),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
 });

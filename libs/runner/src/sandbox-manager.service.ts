@@ -4,6 +4,7 @@ import type { Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { SandboxRepository } from '@h/db';
 import {
+  dockerClient,
   DockerSandboxDriver,
   ensureSandboxImage,
   LocalSandboxDriver,
@@ -62,6 +63,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
     return new DockerSandboxDriver({
       image,
+      docker: dockerClient(env.DOCKER_HOST),
       namePrefix: env.SANDBOX_NAME_PREFIX,
       poolSize: env.SANDBOX_POOL_SIZE,
       idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,

@@ -8,3 +8,6 @@ export * from './sandbox-image';
 export * from './sandbox-record.schema';
 export * from './sandbox-driver.factory';
 export * from './container-spec';
+export { dockerClient } from './docker-utils';
+export * from './docker-proxy/docker-api-policy';
+export * from './docker-proxy/docker-socket-proxy';
