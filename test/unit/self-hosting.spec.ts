@@ -88,6 +88,7 @@ describe('docker-compose.yml', () => {
   const SET_BY_COMPOSE = ['NODE_ENV', 'DATABASE_URL', 'REDIS_URL', 'WEB_INTERNAL_URL', 'H_HOST', 'H_PORT', 'H_DATA_DIR'];
   const NOT_FOR_SERVERS: Record<string, string> = {
     WEB_PORT: 'scripts/start.sh runs the web on it; the web container listens on 3001',
+    H_START_TIMEOUT_S: "scripts/start.sh's readiness wait",
     POSTGRES_PASSWORD: 'the postgres service and DATABASE_URL',
     H_BIND: 'the address the api port is published on',
     DOCKER_HOST: "set by compose on the worker: the docker proxy's socket",
