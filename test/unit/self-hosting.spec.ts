@@ -95,6 +95,7 @@ describe('docker-compose.yml', () => {
     DOCKER_PROXY_SOCKET: 'set by compose on the docker-proxy service',
     DOCKER_PROXY_UPSTREAM: 'set by compose on the docker-proxy service',
     DOCKER_PROXY_SOCKET_OWNER: 'set by compose on the docker-proxy service',
+    DOCKER_PROXY_BIND_DIRS: 'passed to the docker-proxy service',
   };
 
   it('should pass every variable .env.example documents to the api and the worker', () => {

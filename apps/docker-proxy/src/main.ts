@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     listen: env.DOCKER_PROXY_SOCKET,
     upstream: env.DOCKER_PROXY_UPSTREAM,
     prefix: env.SANDBOX_NAME_PREFIX,
+    bindDirs: env.DOCKER_PROXY_BIND_DIRS,
     owner: env.DOCKER_PROXY_SOCKET_OWNER ? { uid, gid } : undefined,
     onDeny: (entry) => log(40, 'refused a Docker API call', entry),
   });

@@ -80,6 +80,12 @@ export const envSchema = z.object({
   DOCKER_PROXY_SOCKET: z.string().min(1).default('/run/h-docker/docker.sock'),
   DOCKER_PROXY_UPSTREAM: z.string().min(1).default('/var/run/docker.sock'),
   DOCKER_PROXY_SOCKET_OWNER: z.string().regex(/^\d+:\d+$/, 'use uid:gid, e.g. 1000:1000').optional(),
+  /** Host directories (comma-separated, absolute) sandboxes may bind-mount from through the proxy; empty: none. */
+  DOCKER_PROXY_BIND_DIRS: z
+    .string()
+    .regex(/^(\/[^,\s]*)(,\/[^,\s]*)*$/, 'use absolute directories separated by commas')
+    .optional()
+    .transform((v) => (v ? v.split(',') : [])),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
 });

@@ -39,6 +39,21 @@ describe('docker api policy', () => {
     expect(create(body as Record<string, unknown>).kind).toBe('deny');
   });
 
+  it('should allow host binds only inside the directories the operator allowed', () => {
+    const bind = (source: string, dirs: string[]) =>
+      decide({ method: 'POST', url: '/containers/create?name=h-ws-1', body: sandbox({ Binds: [`${source}:/run/egress`] }) }, P, dirs).kind;
+    expect(bind('/run/h-egress/ws-1', ['/run/h-egress'])).toBe('image');
+    expect(bind('/run/h-egress/../../etc', ['/run/h-egress'])).toBe('deny');
+    expect(bind('/run/h-egressx', ['/run/h-egress'])).toBe('deny');
+    expect(bind('/run/h-egress/ws-1', [])).toBe('deny');
+    const mount = decide(
+      { method: 'POST', url: '/containers/create?name=h-ws-1', body: sandbox({ Mounts: [{ Type: 'bind', Source: '/run/h-egress/ws-1', Target: '/e' }] }) },
+      P,
+      ['/run/h-egress'],
+    );
+    expect(mount.kind).toBe('image');
+  });
+
   it('should refuse a container name outside the prefix, or two names', () => {
     expect(create(sandbox(), 'postgres').kind).toBe('deny');
     expect(create(sandbox(), 'h-ws-1&name=postgres').kind).toBe('deny');

@@ -1,6 +1,7 @@
 // What H's Docker socket proxy lets through: the calls the sandbox driver makes, on H's own
 // containers, volumes and execs only. Pure (no I/O): the proxy resolves ownership with the engine.
 // Anything not listed here is refused; a new Docker call in the driver needs a line here.
+import { posix } from 'node:path';
 import { LABEL_MANAGED, LABEL_NAMESPACE } from '../docker-sandbox.driver';
 
 export type Decision =
@@ -108,7 +109,13 @@ function withOwnFilters(url: URL, prefix: string): string | null {
   return url.pathname + url.search;
 }
 
-function checkCreate(url: URL, body: unknown, prefix: string): Decision {
+/** A normalized absolute host path inside one of the directories the operator allowed for binds. */
+function inBindDirs(source: string, bindDirs: string[]): boolean {
+  if (!source.startsWith('/') || posix.normalize(source) !== source) return false;
+  return bindDirs.some((d) => source === d || source.startsWith(d.endsWith('/') ? d : `${d}/`));
+}
+
+function checkCreate(url: URL, body: unknown, prefix: string, bindDirs: string[]): Decision {
   const name = url.searchParams.get('name') ?? '';
   if (url.searchParams.getAll('name').length !== 1 || !name.startsWith(prefix)) return deny(`container name must start with ${prefix}`);
   if (!isRecord(body)) return deny('container create needs a JSON body');
@@ -127,15 +134,18 @@ function checkCreate(url: URL, body: unknown, prefix: string): Decision {
   for (const opt of (host.SecurityOpt as unknown[] | undefined) ?? []) {
     if (!/^no-new-privileges([:=]true)?$/.test(String(opt))) return deny(`SecurityOpt ${String(opt)} is not allowed`);
   }
-  // Host paths never: a sandbox gets named volumes of its own namespace and tmpfs.
+  // Named volumes of its own namespace and tmpfs; host paths only inside DOCKER_PROXY_BIND_DIRS
+  // (e.g. a directory of per-sandbox sockets), none by default.
   for (const bind of (host.Binds as unknown[] | undefined) ?? []) {
     const source = String(bind).split(':')[0];
-    if (source.startsWith('/') || !source.startsWith(prefix)) return deny(`bind ${String(bind)} is not allowed`);
+    const ok = source.startsWith('/') ? inBindDirs(source, bindDirs) : source.startsWith(prefix);
+    if (!ok) return deny(`bind ${String(bind)} is not allowed`);
   }
   for (const m of (host.Mounts as unknown[] | undefined) ?? []) {
     if (!isRecord(m)) return deny('a mount must be an object');
     if (extraKeys(m, MOUNT_KEYS).length) return deny(`mount field(s) not allowed: ${extraKeys(m, MOUNT_KEYS).join(', ')}`);
     if (m.Type === 'tmpfs') continue;
+    if (m.Type === 'bind' && typeof m.Source === 'string' && inBindDirs(m.Source, bindDirs)) continue;
     if (m.Type !== 'volume' || typeof m.Source !== 'string' || !m.Source.startsWith(prefix)) {
       return deny(`mount of ${String(m.Type)} ${String(m.Source)} is not allowed`);
     }
@@ -166,9 +176,10 @@ function checkVolumeCreate(body: unknown, prefix: string): Decision {
 
 /**
  * The decision for one request. `prefix` is the installation's sandbox name prefix: containers
- * and volumes must be named with it and labelled with it (h.ns) and h.managed=1.
+ * and volumes must be named with it and labelled with it (h.ns) and h.managed=1. `bindDirs` are
+ * the host directories a sandbox may bind-mount from (default none).
  */
-export function decide(req: ProxyRequest, prefix: string): Decision {
+export function decide(req: ProxyRequest, prefix: string, bindDirs: string[] = []): Decision {
   let url: URL;
   try {
     url = new URL(req.url, 'http://docker');
@@ -190,7 +201,7 @@ export function decide(req: ProxyRequest, prefix: string): Decision {
       const p = withOwnFilters(url, prefix);
       return p ? { kind: 'forward', path: p } : deny('filters must be a JSON object');
     }
-    if (seg.length === 2 && seg[1] === 'create' && m === 'POST') return checkCreate(url, req.body, prefix);
+    if (seg.length === 2 && seg[1] === 'create' && m === 'POST') return checkCreate(url, req.body, prefix, bindDirs);
     if (seg.length === 2 && m === 'DELETE') return { kind: 'container', ref: seg[1], build: (id) => again(`/containers/${id}`) };
     if (seg.length === 3 && CONTAINER_OPS[seg[2]]?.includes(m)) {
       const op = seg[2];

@@ -12,6 +12,8 @@ export interface DockerProxyOptions {
   upstream: string;
   /** The installation's sandbox name prefix (SANDBOX_NAME_PREFIX). */
   prefix: string;
+  /** Host directories sandboxes may bind-mount from (default none). */
+  bindDirs?: string[];
   /** uid/gid to own the listening socket (mode 0660); default: the proxy's own. */
   owner?: { uid: number; gid: number };
   /** Largest checked JSON body (default 1 MiB; the driver's are a few KB). */
@@ -144,7 +146,7 @@ export async function startDockerProxy(opts: DockerProxyOptions): Promise<Docker
       // Forward what was checked: one serialization, no duplicate keys the engine might read differently.
       body = JSON.stringify(parsed);
     }
-    const verdict = await verdictFor(decide({ method, url, body: parsed }, opts.prefix));
+    const verdict = await verdictFor(decide({ method, url, body: parsed }, opts.prefix, opts.bindDirs));
     if (!verdict.ok) {
       res.writeHead(verdict.status, { 'Content-Type': 'application/json' }).end(refuse(method, url, verdict.status, verdict.reason));
       return;
