@@ -26,4 +26,9 @@ describe(parseEnv.name, () => {
     expect(parseEnv({ WEB_INTERNAL_URL: '' }).WEB_INTERNAL_URL).toBe('');
     expect(parseEnv({}).WEB_INTERNAL_URL).toBe('http://127.0.0.1:3001');
   });
+
+  it("should accept express's trust proxy forms and refuse anything else by name", () => {
+    for (const v of ['loopback', 'false', '172.18.0.1', '10.0.0.0/8, loopback', 'fd00::/8', '1']) expect(parseEnv({ TRUST_PROXY: v }).TRUST_PROXY).toBe(v);
+    for (const v of ['yes please', '300.1.1.1', '10.0.0.0/33', 'loopback;rm']) expect(() => parseEnv({ TRUST_PROXY: v })).toThrow(/TRUST_PROXY/);
+  });
 });

@@ -1,7 +1,16 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 // Every variable H reads, validated once at boot. `.env.example` documents each of them; a process
 // given a bad value refuses to start with a message naming the variable.
+// express "trust proxy" values H accepts (a wrong one would crash the api at boot, unnamed).
+const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustEntry = (p: string): boolean => {
+  const [ip, bits, more] = p.split('/');
+  if (more !== undefined || !isIP(ip)) return TRUST_NAMES.has(p);
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(ip) === 4 ? 32 : 128));
+};
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -30,7 +39,14 @@ export const envSchema = z.object({
    * rate limits and the audit log, so only trust the proxy in front of H. `loopback` suits a reverse
    * proxy on the same host; list its address (e.g. 10.0.0.5) otherwise, or `false` for none.
    */
-  TRUST_PROXY: z.string().min(1).default('loopback'),
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    .default('loopback')
+    .refine(
+      (v) => v === 'false' || v === 'true' || /^\d+$/.test(v) || v.split(',').every((p) => trustEntry(p.trim())),
+      'use loopback, an address or subnet (10.0.0.5, 172.18.0.0/16), a comma-separated list, a hop count, or false',
+    ),
   /** Mark cookies Secure; on by default in production (serve H over HTTPS there). */
   H_SECURE_COOKIES: bool.optional(),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
