@@ -37,6 +37,8 @@ ensure_deps() {
     [ -z "$missing" ] || why="node_modules lacks $missing"
   fi
   [ -n "$why" ] || return 0
+  # npm ci empties node_modules first: never through a link into an install others share.
+  [ ! -L "$ROOT/node_modules" ] || die "dependencies need installing ($why), but node_modules links to $(readlink -f "$ROOT/node_modules"): run npm ci there"
   say "installing dependencies (npm ci: $why)"
   (cd "$ROOT" && env -u NODE_ENV npm ci --include=dev --no-audit --no-fund)
   missing="$(missing_deps)"
