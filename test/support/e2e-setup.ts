@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 // Relative import: global setup has no @h/* mapping (the scripted model imports only node and zod).
 import { startScriptedModelServer, type ScriptedModelServer } from '../../libs/scripted-model/src/scripted-model.server';
+import { freePort } from './free-port';
 import globalSetup from './global-setup';
 import { E2E_DISK_DIR, TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
 
@@ -14,17 +14,6 @@ import { E2E_DISK_DIR, TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from '.
 declare global {
   var __H_E2E_PROCS__: ChildProcess[] | undefined;
   var __H_E2E_MODEL__: ScriptedModelServer | undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 async function waitForUrl(url: string, procs: ChildProcess[], timeoutMs = 60000): Promise<void> {

@@ -54,4 +54,9 @@ describe(parseEnv.name, () => {
     expect(parseEnv({}).NETWORK_ENABLE_MIN_ROLE).toBe('admin');
     expect(() => parseEnv({ NETWORK_ENABLE_MIN_ROLE: 'viewer' })).toThrow(/NETWORK_ENABLE_MIN_ROLE/);
   });
+
+  it("should accept express's trust proxy forms and refuse anything else by name", () => {
+    for (const v of ['loopback', 'false', '172.18.0.1', '10.0.0.0/8, loopback', 'fd00::/8', '1']) expect(parseEnv({ TRUST_PROXY: v }).TRUST_PROXY).toBe(v);
+    for (const v of ['yes please', '300.1.1.1', '10.0.0.0/33', 'loopback;rm']) expect(() => parseEnv({ TRUST_PROXY: v })).toThrow(/TRUST_PROXY/);
+  });
 });

@@ -1,7 +1,16 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 // Every variable H reads, validated once at boot. `.env.example` documents each of them; a process
 // given a bad value refuses to start with a message naming the variable.
+// express "trust proxy" values H accepts (a wrong one would crash the api at boot, unnamed).
+const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustEntry = (p: string): boolean => {
+  const [ip, bits, more] = p.split('/');
+  if (more !== undefined || !isIP(ip)) return TRUST_NAMES.has(p);
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(ip) === 4 ? 32 : 128));
+};
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -30,7 +39,14 @@ export const envSchema = z.object({
    * rate limits and the audit log, so only trust the proxy in front of H. `loopback` suits a reverse
    * proxy on the same host; list its address (e.g. 10.0.0.5) otherwise, or `false` for none.
    */
-  TRUST_PROXY: z.string().min(1).default('loopback'),
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    .default('loopback')
+    .refine(
+      (v) => v === 'false' || v === 'true' || /^\d+$/.test(v) || v.split(',').every((p) => trustEntry(p.trim())),
+      'use loopback, an address or subnet (10.0.0.5, 172.18.0.0/16), a comma-separated list, a hop count, or false',
+    ),
   /** Mark cookies Secure; on by default in production (serve H over HTTPS there). */
   H_SECURE_COOKIES: bool.optional(),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
@@ -145,6 +161,24 @@ export const envSchema = z.object({
   NETWORK_ENABLE_MIN_ROLE: z.enum(['owner', 'admin', 'member']).default('admin'),
   /** Tests only, refused in production: the egress proxy lets sandboxes reach loopback servers. */
   H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: bool.default(false),
+  /**
+   * The Docker engine the worker drives sandboxes through: unix:///path or tcp://host:port. Unset:
+   * the local engine's socket. In compose it is H's socket proxy (apps/docker-proxy).
+   */
+  DOCKER_HOST: z
+    .string()
+    .regex(/^(unix:\/\/\/\S+|tcp:\/\/[^/\s]+)$/, 'use unix:///path/to/docker.sock or tcp://host:port')
+    .optional(),
+  /** apps/docker-proxy: the unix socket it listens on, the engine socket it forwards to, who owns its socket (uid:gid). */
+  DOCKER_PROXY_SOCKET: z.string().min(1).default('/run/h-docker/docker.sock'),
+  DOCKER_PROXY_UPSTREAM: z.string().min(1).default('/var/run/docker.sock'),
+  DOCKER_PROXY_SOCKET_OWNER: z.string().regex(/^\d+:\d+$/, 'use uid:gid, e.g. 1000:1000').optional(),
+  /** Host directories (comma-separated, absolute) sandboxes may bind-mount from through the proxy; empty: none. */
+  DOCKER_PROXY_BIND_DIRS: z
+    .string()
+    .regex(/^(\/[^,\s]*)(,\/[^,\s]*)*$/, 'use absolute directories separated by commas')
+    .optional()
+    .transform((v) => (v ? v.split(',') : [])),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
 });

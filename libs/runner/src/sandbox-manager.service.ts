@@ -5,6 +5,7 @@ import { AppConfig } from '@h/config';
 import { QuotaExceededError, SandboxRepository } from '@h/db';
 import { EgressService } from '@h/egress';
 import {
+  dockerClient,
   DockerSandboxDriver,
   ensureSandboxImage,
   LocalSandboxDriver,
@@ -70,6 +71,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(image, env.SANDBOX_RUNTIME) : undefined;
     return new DockerSandboxDriver({
       image,
+      docker: dockerClient(env.DOCKER_HOST),
       namePrefix: env.SANDBOX_NAME_PREFIX,
       poolSize: env.SANDBOX_POOL_SIZE,
       idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,
