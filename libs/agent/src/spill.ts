@@ -14,15 +14,16 @@ export interface Spilled {
 }
 
 /** null when the result is small enough to send as it is. */
-export function spillIfOversize(text: string, store: OutputStore, label: string, threshold = SPILL_THRESHOLD_BYTES): Spilled | null {
+/** @param readable whether read_command_output is offered (the locator names it only then). */
+export function spillIfOversize(text: string, store: OutputStore, label: string, threshold = SPILL_THRESHOLD_BYTES, readable = true): Spilled | null {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= threshold) return null;
   const id = store.add(label, text);
   const lines = text.split('\n').length;
   const text2 =
     `${text.slice(0, HEAD_CHARS)}\n` +
-    `… [${bytes.toLocaleString('en-US')} bytes, ${lines} lines: too large to show. Full text saved as [cmd #${id}]; ` +
-    `read it with read_command_output cmd_id=${id} (offset, limit, filter)] …\n` +
+    `… [${bytes.toLocaleString('en-US')} bytes, ${lines} lines: too large to show. Full text saved as [cmd #${id}]` +
+    `${readable ? `; read it with read_command_output cmd_id=${id} (offset, limit, filter)` : ''}] …\n` +
     text.slice(-TAIL_CHARS);
   return { text: text2, outputId: id, fullOutput: text };
 }

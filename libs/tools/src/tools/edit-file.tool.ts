@@ -1,5 +1,5 @@
 import { p, params } from '../tool-params';
-import { ToolError, type AgentTool } from '../tool.types';
+import { offers, ToolError, type AgentTool } from '../tool.types';
 import { assertNotSecret } from './guards';
 
 const input = params({
@@ -15,16 +15,17 @@ export const editFileTool: AgentTool<typeof input.zod._output> = {
   category: 'write',
   parameters: input.json,
   input: input.zod,
-  async execute({ path, old_string, new_string, replace_all = false }, { workspace }) {
+  async execute({ path, old_string, new_string, replace_all = false }, ctx) {
+    const { workspace } = ctx;
     assertNotSecret(path, workspace.root);
-    if (old_string === '') throw new ToolError('old_string is empty; use write_file to create a file');
+    if (old_string === '') throw new ToolError(`old_string is empty${offers(ctx, 'write_file') ? '; use write_file to create a file' : ''}`);
     if (old_string === new_string) throw new ToolError('old_string and new_string are identical');
     const text = await workspace.readTextFile(path);
     const count = text.split(old_string).length - 1;
     if (count === 0) {
       const loose = text.replace(/\s+/g, ' ').includes(old_string.replace(/\s+/g, ' ').trim());
       throw new ToolError(
-        `old_string not found in ${path}${loose ? ' (it matches if whitespace is ignored: copy indentation exactly)' : '; read_file first'}`,
+        `old_string not found in ${path}${loose ? ' (it matches if whitespace is ignored: copy indentation exactly)' : offers(ctx, 'read_file') ? '; read_file first' : ''}`,
       );
     }
     if (count > 1 && !replace_all) {
