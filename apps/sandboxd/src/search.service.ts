@@ -29,7 +29,8 @@ export class SearchService {
     const max = Math.max(1, p.maxResults ?? DEFAULT_MAX_RESULTS);
     const byPath = p.pattern.includes('/');
     const needle = p.pattern.toLowerCase();
-    const re = hasGlobChars(p.pattern) ? globToRegExp(p.pattern) : null;
+    // Case-insensitive like the substring match (the seed's search_files), for globs too.
+    const re = hasGlobChars(p.pattern) ? globToRegExp(p.pattern, true) : null;
     const matches = (s: string) => (re ? re.test(s) : s.toLowerCase().includes(needle));
     const out: string[] = [];
     try {

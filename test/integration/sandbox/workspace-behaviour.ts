@@ -79,6 +79,9 @@ export function describeWorkspaceBehaviour(name: string, get: () => Workspace): 
       expect((await ws.findFiles('*.ts', { path: 'find' })).sort()).toEqual(['find/app.service.ts', 'find/lib/util.ts']);
       expect(await ws.findFiles('SERVICE', { path: 'find' })).toEqual(['find/app.service.ts']);
       expect(await ws.findFiles('find/lib/*.ts')).toEqual(['find/lib/util.ts']);
+      // search_files is case-insensitive (seed) for globs too, whichever driver runs it.
+      expect((await ws.findFiles('*.TS', { path: 'find' })).sort()).toEqual(['find/app.service.ts', 'find/lib/util.ts']);
+      expect(await ws.findFiles('Find/LIB/*.ts')).toEqual(['find/lib/util.ts']);
     });
 
     it('should grep with line and column, case folding, literal patterns, globs and a result cap', async () => {
