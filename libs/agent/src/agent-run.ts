@@ -5,7 +5,7 @@
 import type { AgentEvent, AgentTodo, RunUsage, Workspace } from '@h/contracts';
 import { effectiveThinking, getModelInfo, isModelError, type ChatMessage, type ModelProvider, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
 import { newRunToolState, ToolRegistry, type RunToolState, type ToolCategory, type ToolContext, type ToolResult } from '@h/tools';
-import { DEFAULT_COMPACTION, planCompaction, type CompactionSettings } from './compaction';
+import { compactionFor, planCompaction, type CompactionSettings } from './compaction';
 import { estimateMessagesTokens, estimateToolsTokens } from './context-estimate';
 import { Conversation } from './conversation';
 import { buildGuidance, buildSystemPrompt, ItrSelector } from './prompt/itr';
@@ -118,9 +118,10 @@ class AgentRun {
     this.tools = o.tools ?? new ToolRegistry();
     this.signal = o.signal ?? new AbortController().signal;
     this.meter = new UsageMeter(o.model);
-    this.compaction = { ...DEFAULT_COMPACTION, ...o.compaction };
     this.offered = new Set(this.tools.definitions().map((t) => t.name));
     this.contextWindow = getModelInfo(o.model).contextWindow;
+    // Thresholds follow the model's window; explicit settings (tests, benchmarks) override them.
+    this.compaction = compactionFor(this.contextWindow, o.compaction);
   }
 
   async run(): Promise<AgentRunResult> {

@@ -26,25 +26,27 @@ describe(spillIfOversize.name, () => {
     beforeEach(async () => (kit = await createAgentKit()));
     afterEach(() => kit.close());
 
-    it('should spill a huge read_file result and let the model page through it, also after a rebuild', async () => {
+    it('should page a long file with read_file instead of spilling it to a head and tail preview', async () => {
       const lines = Array.from({ length: 2000 }, (_, i) => `line ${i + 1} ${'z'.repeat(20)}`);
       kit.write({ 'big.txt': lines.join('\n') });
       const result = await kit.run(
-        scenario('spill', [
+        scenario('page', [
           { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] },
           {
-            expect: { lastMessageContains: 'read_command_output cmd_id=1' },
-            toolCalls: [{ name: 'read_command_output', arguments: { cmd_id: 1, filter: 'line 1999 ' } }],
+            expect: { lastMessageContains: 'call read_file with offset=' },
+            toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt', offset: 1999, limit: 1 } }],
           },
           { expect: { lastMessageContains: '1999\tline 1999 z' }, toolCalls: [{ name: 'write_summary', arguments: { summary: GOOD_SUMMARY } }, { name: 'task_complete', arguments: {} }] },
         ]),
       );
       expect(kit.server.failures).toEqual([]);
       expect(result).toMatchObject({ status: 'done' });
-      const spilled = kit.events.find((e) => e.type === 'tool.end')?.data as { result: string; outputId: number; fullOutput: string };
-      expect(Buffer.byteLength(spilled.result)).toBeLessThan(4_000);
-      expect(spilled.outputId).toBe(1);
-      expect(rebuildConversation(kit.events).outputs.get(1)?.text).toBe(spilled.fullOutput);
+      const first = kit.events.find((e) => e.type === 'tool.end')?.data as { result: string; outputId?: number };
+      // Whole lines from the top, nothing kept aside: no spill locator, no tail of the file.
+      expect(first.outputId).toBeUndefined();
+      expect(first.result.startsWith('1\tline 1 z')).toBe(true);
+      expect(first.result).not.toContain('line 2000 ');
+      expect(rebuildConversation(kit.events).outputs.get(1)).toBeUndefined();
     });
   });
 });
