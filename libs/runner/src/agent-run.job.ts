@@ -22,16 +22,13 @@ import { DeepSeekProvider, type ModelProvider } from '@h/llm';
 import { ProviderSecretReader } from '@h/providers';
 import { RunDispatcher } from '@h/runs';
 import { orderForRebuild } from './event-order';
+import { authorizeCall, type PermissionDecision } from './permission-policy';
 import { SandboxManager } from './sandbox-manager.service';
 
 const EPHEMERAL = new Set(['text.delta', 'thinking.delta']);
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
 
-interface Decision {
-  behavior: 'allow' | 'deny';
-  updatedInput: Record<string, unknown> | null;
-  message: string | null;
-}
+type Decision = PermissionDecision;
 
 class RunFailure extends Error {
   constructor(
@@ -268,11 +265,7 @@ export class AgentRunJob {
   }
 
   private authorize(session: AgentSessionRecord, decisions: Map<string, Decision>, callId: string, category: string): ToolAuthorization {
-    if (session.permissionMode !== 'approve' || category === 'read') return { behavior: 'allow' };
-    const decision = decisions.get(callId);
-    if (!decision) return { behavior: 'ask' };
-    if (decision.behavior === 'deny') return { behavior: 'deny', message: decision.message ?? undefined };
-    return { behavior: 'allow', updatedArguments: decision.updatedInput ? JSON.stringify(decision.updatedInput) : undefined };
+    return authorizeCall(session.permissionMode, category, decisions.get(callId));
   }
 
   private decisionsFor(log: EventEnvelope[], runId: string): Map<string, Decision> {

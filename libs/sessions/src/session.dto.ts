@@ -25,7 +25,7 @@ export class CreateSessionDto {
   @IsBoolean()
   thinking?: boolean;
 
-  @ApiPropertyOptional({ enum: PERMISSION_MODES, default: 'approve', description: 'approve: ask before commands, writes and deletes; bypass: approve automatically; skip: never ask' })
+  @ApiPropertyOptional({ enum: PERMISSION_MODES, default: 'approve', description: 'approve: ask before commands, writes and deletes (reads run freely); bypass and skip: never ask, every call runs at once (skip is the h2c name for the same behaviour)' })
   @IsOptional()
   @IsIn(PERMISSION_MODES)
   permissionMode?: (typeof PERMISSION_MODES)[number];
