@@ -18,7 +18,7 @@ import {
   ZERO_USAGE,
 } from '@h/db';
 import { JobName, JobPayload, OnJob } from '@h/jobs';
-import { DeepSeekProvider, type ModelProvider } from '@h/llm';
+import { DeepSeekProvider, registerConfiguredModels, type ModelProvider } from '@h/llm';
 import { ProviderSecretReader } from '@h/providers';
 import { RunDispatcher } from '@h/runs';
 import { orderForRebuild } from './event-order';
@@ -68,7 +68,9 @@ export class AgentRunJob {
     private readonly dispatcher: RunDispatcher,
     private readonly sandboxes: SandboxManager,
     private readonly secrets: ProviderSecretReader,
-  ) {}
+  ) {
+    registerConfiguredModels(config.env.MODEL_CATALOG);
+  }
 
   @OnJob(JobName.AgentRun)
   async handle({ runId }: JobPayload<JobName.AgentRun>): Promise<void> {
@@ -147,6 +149,8 @@ export class AgentRunJob {
       provider,
       model: session.model,
       thinking: session.thinking,
+      // The session's own limit within the instance's; counted over the whole run (all segments).
+      maxSteps: Math.min(session.maxSteps ?? this.config.env.AGENT_MAX_STEPS, this.config.env.AGENT_MAX_STEPS_LIMIT),
       workspace: sandbox.workspace,
       conversation,
       signal: controller.signal,
