@@ -66,7 +66,7 @@ export interface AgentRunOptions {
   compaction?: Partial<CompactionSettings>;
   /** Language-server diagnostics for read_problems, when a sandbox has them. */
   diagnostics?: ToolContext['diagnostics'];
-  /** Extra HTTP headers per model request (e.g. x-conversation-id for the scripted server). */
+  /** Extra HTTP headers per model request, for harnesses (tests, benchmarks); the worker sends none. */
   requestHeaders?: Record<string, string>;
   onStepTiming?: (timing: StepTiming) => void;
   /** Asked before every known tool runs (see ToolAuthorization); absent means allow all. */

@@ -154,7 +154,6 @@ export class AgentRunJob {
       workspace: sandbox.workspace,
       conversation,
       signal: controller.signal,
-      requestHeaders: { 'x-conversation-id': session.id },
       authorize: (request) => this.authorize(session, decisions, request.call.id, request.category),
       onEvent: async (event) => this.record(run, leaseId, await this.withRunTotals(run, stored, event)),
     });

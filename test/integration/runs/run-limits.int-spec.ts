@@ -55,5 +55,9 @@ describe('run limits and the model catalog', () => {
     expect(run.usage.requests).toBe(2);
     const events = await allEvents(world.client, sessionId);
     expect(events.filter((e) => e.type === 'message.assistant')).toHaveLength(2);
+    // What the provider received is what it documents: no header that only a test server reads.
+    expect(ctx.model.requests.length).toBeGreaterThan(0);
+    // (the OpenAI SDK's own x-stainless-* headers go to every OpenAI-compatible host alike.)
+    for (const r of ctx.model.requests) expect(Object.keys(r.headers).filter((h) => h.startsWith('x-') && !h.startsWith('x-stainless-'))).toEqual([]);
   });
 });
