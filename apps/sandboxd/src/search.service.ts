@@ -3,8 +3,8 @@ import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { GrepMatch } from '@h/contracts';
 import type { FsFindParams, FsFindResult, FsGrepParams, FsGrepResult } from '@h/sandbox-protocol';
+import { nameMatcher } from '@h/workspace-fs';
 import { fail, mapFsError } from './errors';
-import { globToRegExp, hasGlobChars } from './glob';
 import type { FsService } from './fs.service';
 import type { PathResolver } from './path-resolver';
 
@@ -27,11 +27,9 @@ export class SearchService {
     if (!p.pattern) fail('INVALID_ARGUMENT', 'pattern must not be empty');
     const start = await this.paths.resolve(p.path || '.');
     const max = Math.max(1, p.maxResults ?? DEFAULT_MAX_RESULTS);
-    const byPath = p.pattern.includes('/');
-    const needle = p.pattern.toLowerCase();
-    // Case-insensitive like the substring match (the seed's search_files), for globs too.
-    const re = hasGlobChars(p.pattern) ? globToRegExp(p.pattern, true) : null;
-    const matches = (s: string) => (re ? re.test(s) : s.toLowerCase().includes(needle));
+    // The seed's search_files rule, shared with LocalWorkspace: names (paths for patterns with
+    // '/'), by substring or glob, case-insensitive.
+    const matches = nameMatcher(p.pattern);
     const out: string[] = [];
     try {
       const st = await stat(start.abs);
@@ -40,7 +38,7 @@ export class SearchService {
       return mapFsError(e, p.path ?? '.');
     }
     const truncated = await this.fs.walk(start.abs, true, (e) => {
-      if (!matches(byPath ? e.path : e.name)) return true;
+      if (!matches(e)) return true;
       if (out.length >= max) return false;
       out.push(e.path);
       return true;

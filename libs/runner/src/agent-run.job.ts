@@ -136,6 +136,10 @@ export class AgentRunJob {
     // where the mode says so); closing them with a synthetic result would leave calls in the log
     // that have no tool.end.
     const conversation = rebuildConversation(log, { keepOpenCalls: true });
+    // Todos belong to the run that wrote them: the session's stored list must not show an earlier
+    // run's plan while this one runs (the engine already starts this run without it).
+    const storedTodos = (session.state as { todos?: unknown[] }).todos;
+    if (storedTodos?.length && conversation.todos.length === 0) await this.sessions.mergeState(session.id, { todos: [] });
 
     let sandbox;
     try {

@@ -19,14 +19,8 @@ import {
   type ListResult,
   type Workspace,
 } from '@h/contracts';
-import { escapeRegExp, globToRegExp, isGlob, matchesGlob } from './path-glob';
-
-/** Directories never descended into by recursive walks (listing, search, grep). */
-export const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
-
-/** The seed's run_command allowlist: only these host variables reach a child process. */
-export const EXEC_ENV_ALLOWLIST = ['PATH', 'HOME', 'USER', 'TEMP', 'TMPDIR', 'SHELL', 'LANG', 'LC_ALL'];
-const SECRET_ENV_NAME = /KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL|^npm_/i;
+// Globs, skipped directories, the command environment: the same rules as sandboxd's.
+import { commandEnv, escapeRegExp, globToRegExp, matchesGlob, nameMatcher, SKIPPED_DIRECTORIES } from '@h/workspace-fs';
 
 const MAX_READ_BYTES = 20 * 1024 * 1024;
 const MAX_GREP_FILE_BYTES = 2 * 1024 * 1024;
@@ -125,12 +119,10 @@ export class LocalWorkspace implements Workspace {
     const { abs, rel } = await this.resolve(options.path ?? '');
     await this.statOrThrow(abs, rel);
     const max = options.maxResults ?? 1000;
-    const re = isGlob(pattern) ? globToRegExp(pattern) : new RegExp(escapeRegExp(pattern), 'i');
-    const slash = pattern.includes('/');
+    const matches = nameMatcher(pattern);
     const found: string[] = [];
     for await (const entry of this.walk(rel, true)) {
-      const subject = slash ? entry.path : entry.name;
-      if (re.test(subject)) {
+      if (matches(entry)) {
         found.push(entry.path);
         if (found.length >= max) break;
       }
@@ -320,12 +312,7 @@ export class LocalWorkspace implements Workspace {
 }
 
 function execEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of EXEC_ENV_ALLOWLIST) {
-    const value = process.env[name];
-    if (value !== undefined && !SECRET_ENV_NAME.test(name)) env[name] = value;
-  }
-  return { ...env, ...extra };
+  return commandEnv(extra);
 }
 
 async function* single(rel: string): AsyncGenerator<string> {

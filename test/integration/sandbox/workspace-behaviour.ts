@@ -90,6 +90,9 @@ export function describeWorkspaceBehaviour(name: string, get: () => Workspace): 
       await ws.writeFile('grep/b.md', 'hello (world)\n');
       const r = await ws.grep('Hello', { path: 'grep' });
       expect(r.matches).toEqual([{ path: 'grep/a.ts', line: 2, column: 10, text: 'function Hello() {}' }]);
+      // A grep glob is case-sensitive on every driver (ripgrep's -g, grep's --include, LocalWorkspace).
+      expect((await ws.grep('Hello', { path: 'grep', glob: '*.TS' })).matches).toEqual([]);
+      expect((await ws.grep('Hello', { path: 'grep', glob: '*.ts' })).matches).toHaveLength(1);
       const folded = await ws.grep('hello', { path: 'grep', ignoreCase: true });
       expect(folded.matches.map((m) => m.path).sort()).toEqual(['grep/a.ts', 'grep/b.md']);
       expect((await ws.grep('(world)', { path: 'grep', fixedString: true })).matches).toHaveLength(1);
