@@ -5,7 +5,7 @@ import { AppConfig, parseEnv } from '@h/config';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { createWorker } from '../../apps/worker/src/bootstrap';
 import { removeSandboxes } from './sandbox-cleanup';
-import { TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
+import { TEST_DATABASE_URL, TEST_DISK_DIR, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
 
 export { removeSandboxes };
 
@@ -40,6 +40,10 @@ export async function startStack(options: { worker?: boolean; env?: Record<strin
       LOG_STDOUT: 'false',
       SANDBOX_NAME_PREFIX: `h-test-${id}-`,
       SANDBOX_POOL_SIZE: '0',
+      // Small budgets in tests; close() unmounts and deletes the images (removeSandboxes).
+      SANDBOX_DISK_MB: '256',
+      SANDBOX_DISK_DIR: TEST_DISK_DIR,
+      EGRESS_SOCKET_DIR: `${process.cwd()}/tmp/test-egress`,
       ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
       ...options.env,
     }),

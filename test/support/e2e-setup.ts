@@ -5,7 +5,7 @@ import { join } from 'node:path';
 // Relative import: global setup has no @h/* mapping (the scripted model imports only node and zod).
 import { startScriptedModelServer, type ScriptedModelServer } from '../../libs/scripted-model/src/scripted-model.server';
 import globalSetup from './global-setup';
-import { TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
+import { E2E_DISK_DIR, TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
 
 // e2e tests drive H the way a user meets it: the BUILT api, worker and web as separate processes
 // (what scripts/start.sh runs), on free ports, against the test database. Build first
@@ -70,6 +70,8 @@ export default async function e2eSetup(): Promise<void> {
     LOG_FILE: join(TEST_LOG_DIR, 'e2e-stack.log'),
     SANDBOX_NAME_PREFIX: `h-e2e-${process.pid}-`,
     SANDBOX_POOL_SIZE: '0',
+    SANDBOX_DISK_MB: '256',
+    SANDBOX_DISK_DIR: join(root, E2E_DISK_DIR),
     DEEPSEEK_BASE_URL: model.url,
     ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
     NEXT_TELEMETRY_DISABLED: '1',

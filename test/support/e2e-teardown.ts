@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { E2E_DISK_DIR } from './test-env';
 import { removeSandboxes } from './sandbox-cleanup';
 
 // Stops the processes e2e-setup started (SIGTERM for a graceful shutdown, SIGKILL if they linger)
@@ -19,5 +21,5 @@ export default async function e2eTeardown(): Promise<void> {
     ),
   );
   await globalThis.__H_E2E_MODEL__?.close();
-  if (process.env.H_E2E_SANDBOX_PREFIX) await removeSandboxes(process.env.H_E2E_SANDBOX_PREFIX);
+  if (process.env.H_E2E_SANDBOX_PREFIX) await removeSandboxes(process.env.H_E2E_SANDBOX_PREFIX, join(process.cwd(), E2E_DISK_DIR));
 }

@@ -15,8 +15,7 @@ async function asAdmin(sql: string): Promise<void> {
  * workers would resume its runs with their own config (master key, model URL) before its new
  * worker does.
  */
-export async function createIsolatedDatabase(tag: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `h_test_${tag}_${randomUUID().slice(0, 8)}`;
+export async function createIsolatedDatabase(tag: string, name = `h_test_${tag}_${randomUUID().slice(0, 8)}`): Promise<{ url: string; drop(): Promise<void> }> {
   await asAdmin(`CREATE DATABASE "${name}"`);
   const url = TEST_DATABASE_URL.replace(/\/[^/?]+(\?|$)/, `/${name}$1`);
   execFileSync('node', ['prisma/engine/prisma-cli.mjs', 'migrate', 'deploy'], { env: { ...process.env, DATABASE_URL: url }, stdio: 'pipe' });

@@ -6,3 +6,7 @@ export const TEST_DATABASE_URL =
   process.env.H_TEST_DATABASE_URL ?? `postgresql://root@127.0.0.1:5432/${TEST_DATABASE_NAME}`;
 export const TEST_REDIS_URL = process.env.H_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TEST_LOG_DIR = process.env.H_TEST_LOG_DIR ?? `${process.cwd()}/tmp/test-logs`;
+/** Where test stacks keep workspace disk images (one sub-dir per sandbox name prefix). */
+export const TEST_DISK_DIR = process.env.H_TEST_DISK_DIR ?? `${process.cwd()}/tmp/test-disks`;
+/** The e2e stack's disk images, relative to the checkout. */
+export const E2E_DISK_DIR = 'tmp/e2e-disks';

@@ -1,4 +1,5 @@
 import { RPC_APP_ERROR, RpcError, type SandboxErrorCode } from '@h/sandbox-protocol';
+import { diskFullMessage } from './disk-budget';
 
 export function appError(code: SandboxErrorCode, message: string): RpcError {
   return new RpcError(RPC_APP_ERROR, message, { code });
@@ -21,6 +22,7 @@ const ERRNO_CODES: Record<string, SandboxErrorCode> = {
 export function mapFsError(e: unknown, shownPath: string): never {
   if (e instanceof RpcError) throw e;
   const errno = (e as NodeJS.ErrnoException)?.code ?? '';
+  if (errno === 'ENOSPC' || errno === 'EDQUOT') fail('IO_ERROR', `${shownPath}: ${diskFullMessage()}`);
   const code = ERRNO_CODES[errno] ?? 'IO_ERROR';
   const what =
     code === 'NOT_FOUND' ? 'no such file or directory'

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { ExecParams, ExecResult } from '@h/sandbox-protocol';
+import { diskFullHint } from './disk-budget';
 import { appError, fail } from './errors';
 import type { PathResolver } from './path-resolver';
 import { killProcessGroup, sanitizedEnv, withRaisedOomScore } from './process-utils';
@@ -78,11 +79,13 @@ export class ExecService {
       child.on('close', (exitCode, sig) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
+        const stdout = Buffer.concat(out).toString('utf8');
+        const stderr = Buffer.concat(err).toString('utf8');
         resolve({
           exitCode,
           signal: sig,
-          stdout: Buffer.concat(out).toString('utf8'),
-          stderr: Buffer.concat(err).toString('utf8'),
+          stdout,
+          stderr: exitCode === 0 ? stderr : stderr + diskFullHint(stdout, stderr),
           timedOut,
           cancelled,
           truncated,

@@ -1,5 +1,6 @@
 import { DEFAULT_SOCKET_PATH, WORKSPACE_ROOT } from '@h/sandbox-protocol';
 import { runBridge } from './bridge';
+import { EGRESS_DEFAULT_PORT, startEgressForwarder } from './egress-forwarder';
 import { SandboxServer } from './server';
 
 // sandboxd [--root DIR] [--socket PATH]   serve (the container's main process, under tini)
@@ -18,6 +19,13 @@ async function main(): Promise<void> {
   const root = arg('--root') ?? process.env.SANDBOXD_ROOT ?? WORKSPACE_ROOT;
   const server = new SandboxServer({ root, socketPath });
   await server.listen();
+  // Set by the driver only for workspaces with network access (the host proxy's socket is mounted).
+  const egressSocket = process.env.SANDBOXD_EGRESS_SOCKET;
+  if (egressSocket) {
+    const port = Number(process.env.SANDBOXD_EGRESS_PORT) || EGRESS_DEFAULT_PORT;
+    await startEgressForwarder(egressSocket, port);
+    process.stderr.write(`sandboxd: egress proxy offered on 127.0.0.1:${port}\n`);
+  }
   process.stderr.write(`sandboxd listening on ${socketPath}, root ${server.paths.root}\n`);
   const shutdown = () => {
     void server.close().finally(() => process.exit(0));

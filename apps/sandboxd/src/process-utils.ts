@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { commandEnv } from '@h/workspace-fs';
+import { egressProxyEnv } from './egress-forwarder';
 
 /** The command environment every driver gives (see @h/workspace-fs): allowlisted host variables plus the caller's. */
 export function sanitizedEnv(extra?: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return commandEnv(extra, base);
+  // The egress proxy, when this workspace may use the network (set up by the daemon, not inherited).
+  return commandEnv({ ...egressProxyEnv(), ...(extra ?? {}) }, base);
 }
 
 const canAdjustOom = existsSync('/proc/self/oom_score_adj');

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { GrepMatch } from '@h/contracts';
+import { compileUserPattern, SEARCH_BUDGET_MS, type LinearPattern } from '@h/patterns';
 import type { FsFindParams, FsFindResult, FsGrepParams, FsGrepResult } from '@h/sandbox-protocol';
-import { nameMatcher } from '@h/workspace-fs';
+import { InvalidGlobError, nameMatcher } from '@h/workspace-fs';
 import { fail, mapFsError } from './errors';
 import type { FsService } from './fs.service';
 import type { PathResolver } from './path-resolver';
@@ -17,6 +18,7 @@ export class SearchService {
     private readonly paths: PathResolver,
     private readonly fs: FsService,
     private readonly rgPath = process.env.SANDBOXD_RG ?? 'rg',
+    private readonly searchBudgetMs = SEARCH_BUDGET_MS,
   ) {}
 
   /**
@@ -29,7 +31,7 @@ export class SearchService {
     const max = Math.max(1, p.maxResults ?? DEFAULT_MAX_RESULTS);
     // The seed's search_files rule, shared with LocalWorkspace: names (paths for patterns with
     // '/'), by substring or glob, case-insensitive.
-    const matches = nameMatcher(p.pattern);
+    const matches = orInvalidGlob(() => nameMatcher(p.pattern));
     const out: string[] = [];
     try {
       const st = await stat(start.abs);
@@ -80,9 +82,10 @@ export class SearchService {
     args.push(p.fixedString ? '-F' : '-E');
     if (p.glob) args.push(`--include=${p.glob}`);
     args.push('-e', p.pattern, '--', rel);
-    let re: RegExp | null = null;
+    // Only for the column: on RE2 (linear time, capped line), never JS RegExp on the daemon's loop.
+    let re: LinearPattern | null = null;
     try {
-      re = new RegExp(p.fixedString ? p.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : p.pattern, p.ignoreCase ? 'i' : '');
+      re = compileUserPattern(p.pattern, { ignoreCase: p.ignoreCase, fixedString: p.fixedString });
     } catch {
       re = null;
     }
@@ -92,8 +95,8 @@ export class SearchService {
       const rest = line.slice(z + 1);
       const colon = rest.indexOf(':');
       const text = rest.slice(colon + 1);
-      const m = re?.exec(text);
-      return { path: normalizeRel(line.slice(0, z)), line: Number(rest.slice(0, colon)), column: (m?.index ?? 0) + 1, text };
+      const at = re ? re.search(text) : -1;
+      return { path: normalizeRel(line.slice(0, z)), line: Number(rest.slice(0, colon)), column: Math.max(at, 0) + 1, text };
     });
   }
 
@@ -107,6 +110,12 @@ export class SearchService {
       const child = spawn(cmd, args, { cwd: this.paths.root, stdio: ['ignore', 'pipe', 'pipe'] });
       const matches: GrepMatch[] = [];
       let truncated = false;
+      // A search child that runs past the budget (a huge tree, a slow pattern under GNU grep's
+      // backreferences) is killed and what it found so far is returned as truncated.
+      const budget = setTimeout(() => {
+        truncated = true;
+        child.kill('SIGKILL');
+      }, this.searchBudgetMs);
       let stderr = '';
       child.stderr.on('data', (b: Buffer) => {
         if (stderr.length < 4096) stderr += b.toString();
@@ -130,6 +139,7 @@ export class SearchService {
       });
       child.on('error', reject);
       child.on('close', (code) => {
+        clearTimeout(budget);
         // Exit 1 = no match; 2 = error (bad regex, unreadable path) unless we killed it.
         if (code === 2 && !truncated && matches.length === 0) {
           reject(Object.assign(new Error(stderr.trim() || 'search failed'), { code: 'EINVAL' }));
@@ -140,6 +150,15 @@ export class SearchService {
     }).catch((e) => {
       fail('INVALID_ARGUMENT', e instanceof Error ? e.message : String(e));
     }) as Promise<FsGrepResult>;
+  }
+}
+
+function orInvalidGlob<T>(compile: () => T): T {
+  try {
+    return compile();
+  } catch (e) {
+    if (e instanceof InvalidGlobError) return fail('INVALID_ARGUMENT', e.message);
+    throw e;
   }
 }
 

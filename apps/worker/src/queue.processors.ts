@@ -4,6 +4,7 @@ import { AppConfig } from '@h/config';
 import type { Job } from 'bullmq';
 import { JobName, QueueName } from '@h/jobs';
 import { RunDispatcher } from '@h/runs';
+import { ActiveJobs } from './health/active-jobs';
 import { JobDispatcher } from './job-dispatcher.service';
 
 // One BullMQ processor per queue; each hands jobs to the dispatcher by name.
@@ -13,6 +14,7 @@ abstract class DispatchingProcessor extends WorkerHost implements OnApplicationB
   constructor(
     private readonly dispatcher: JobDispatcher,
     private readonly config: AppConfig,
+    private readonly jobs: ActiveJobs,
   ) {
     super();
   }
@@ -24,7 +26,7 @@ abstract class DispatchingProcessor extends WorkerHost implements OnApplicationB
   async process(job: Job): Promise<void> {
     const started = Date.now();
     try {
-      await this.dispatcher.dispatch(job.name, job.data);
+      await this.jobs.track(() => this.dispatcher.dispatch(job.name, job.data));
       this.logger.log({ jobId: job.id, job: job.name, ms: Date.now() - started }, 'job done');
     } catch (err) {
       this.logger.error({ jobId: job.id, job: job.name, attempt: job.attemptsMade + 1, err }, 'job failed');
@@ -38,8 +40,8 @@ export class WorkspaceQueueProcessor extends DispatchingProcessor {
   protected readonly logger = new Logger(WorkspaceQueueProcessor.name);
 
   // Nest reads constructor types from the concrete class, so each processor declares its own.
-  constructor(dispatcher: JobDispatcher, config: AppConfig) {
-    super(dispatcher, config);
+  constructor(dispatcher: JobDispatcher, config: AppConfig, jobs: ActiveJobs) {
+    super(dispatcher, config, jobs);
   }
 }
 
@@ -55,9 +57,10 @@ export class AgentQueueProcessor extends DispatchingProcessor {
   constructor(
     dispatcher: JobDispatcher,
     config: AppConfig,
+    jobs: ActiveJobs,
     private readonly runs: RunDispatcher,
   ) {
-    super(dispatcher, config);
+    super(dispatcher, config, jobs);
   }
 
   // Runs after BullMQ removed the finished job, so a run re-admitted meanwhile can get its job now.

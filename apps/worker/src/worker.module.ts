@@ -7,6 +7,8 @@ import { createLogger } from '@h/http';
 import { JobsModule } from '@h/jobs';
 import { RunnerModule } from '@h/runner';
 import { RunsModule } from '@h/runs';
+import { ActiveJobs } from './health/active-jobs';
+import { WorkerHealthServer } from './health/worker-health.server';
 import { JobDispatcher } from './job-dispatcher.service';
 import { QUEUE_PROCESSORS } from './queue.processors';
 
@@ -24,7 +26,7 @@ export class WorkerModule {
         RunnerModule,
         RunsModule,
       ],
-      providers: [JobDispatcher, ...QUEUE_PROCESSORS],
+      providers: [JobDispatcher, ActiveJobs, WorkerHealthServer, ...QUEUE_PROCESSORS],
     };
   }
 }

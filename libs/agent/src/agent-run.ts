@@ -4,7 +4,17 @@
 // the Conversation through the same reducer a rebuild uses, then handed to `onEvent`.
 import type { AgentEvent, AgentTodo, RunUsage, Workspace } from '@h/contracts';
 import { effectiveThinking, getModelInfo, isModelError, type ChatMessage, type ModelProvider, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
-import { newRunToolState, ToolRegistry, type RunToolState, type ToolCategory, type ToolContext, type ToolResult } from '@h/tools';
+import {
+  MemoryOutputStore,
+  newRunToolState,
+  ToolRegistry,
+  type OutputStore,
+  type RunToolState,
+  type StoredOutputRef,
+  type ToolCategory,
+  type ToolContext,
+  type ToolResult,
+} from '@h/tools';
 import { compactionFor, planCompaction, type CompactionSettings } from './compaction';
 import { estimateMessagesTokens, estimateToolsTokens } from './context-estimate';
 import { Conversation } from './conversation';
@@ -69,6 +79,11 @@ export interface AgentRunOptions {
   /** Extra HTTP headers per model request, for harnesses (tests, benchmarks); the worker sends none. */
   requestHeaders?: Record<string, string>;
   onStepTiming?: (timing: StepTiming) => void;
+  /**
+   * Where full outputs behind `[cmd #N]` are kept (the worker: Postgres, per session). Absent: an
+   * in-memory store, which does not outlive this run.
+   */
+  outputs?: OutputStore;
   /** Asked before every known tool runs (see ToolAuthorization); absent means allow all. */
   authorize?: (request: AuthorizationRequest) => ToolAuthorization | Promise<ToolAuthorization>;
 }
@@ -102,6 +117,7 @@ class AgentRun {
   private readonly compaction: CompactionSettings;
   /** The locks of this run, taken from the conversation once the run's message is in it (see start). */
   private toolState: RunToolState = newRunToolState();
+  private readonly outputs: OutputStore;
   private systemMessage!: ChatMessage;
   private readonly contextWindow: number;
   /** The tools this run offers: the prompt names no others. */
@@ -119,6 +135,7 @@ class AgentRun {
     this.signal = o.signal ?? new AbortController().signal;
     this.meter = new UsageMeter(o.model);
     this.offered = new Set(this.tools.definitions().map((t) => t.name));
+    this.outputs = o.outputs ?? new MemoryOutputStore();
     this.contextWindow = getModelInfo(o.model).contextWindow;
     // Thresholds follow the model's window; explicit settings (tests, benchmarks) override them.
     this.compaction = compactionFor(this.contextWindow, o.compaction);
@@ -341,7 +358,7 @@ class AgentRun {
       }
       await this.emit({ type: 'tool.start', data: { toolCallId: call.id, name: call.name, arguments: args, category: tool?.category ?? null } });
       const t = performance.now();
-      const result = await this.tools.run(call.name, args, this.toolContext());
+      const result = await this.tools.run(call.name, args, this.toolContext(call.id));
       const ms = performance.now() - t;
       toolMs += ms;
       await this.endTool(call, result, ms);
@@ -350,11 +367,14 @@ class AgentRun {
   }
 
   private async endTool(call: ToolCall, raw: ToolResult, durationMs: number): Promise<void> {
-    const stored = raw.outputId !== undefined ? this.conversation.outputs.get(raw.outputId) : undefined;
-    const spilled = spillIfOversize(
-      raw.text, this.conversation.outputs, `${call.name} ${call.arguments}`.slice(0, 200), undefined, this.offered.has('read_command_output'),
-    );
+    const spilled = await spillIfOversize(raw.text, this.outputs, `${call.name} ${call.arguments}`.slice(0, 200), {
+      callId: call.id,
+      readable: this.offered.has('read_command_output'),
+    });
     const result = spilled?.text ?? raw.text;
+    // The log keeps the locator of the full text, never the text itself: the model saw `result`,
+    // and read_command_output reads the rest from the store.
+    const output: StoredOutputRef | undefined = spilled?.output ?? raw.output;
     this.itr.observe(call.name);
     this.itr.observe(result);
     await this.emit({
@@ -365,11 +385,7 @@ class AgentRun {
         result,
         isError: raw.isError ?? false,
         durationMs: Math.round(durationMs),
-        ...(spilled
-          ? { outputId: spilled.outputId, outputLabel: `${call.name} result`, fullOutput: spilled.fullOutput }
-          : stored
-            ? { outputId: stored.id, outputLabel: stored.label, fullOutput: stored.text }
-            : {}),
+        ...(output ? { outputId: output.id, outputLabel: output.label, outputBytes: output.bytes, outputTruncated: output.truncated } : {}),
         ...(raw.data !== undefined ? { data: raw.data } : {}),
       },
     });
@@ -380,11 +396,12 @@ class AgentRun {
     }
   }
 
-  private toolContext(): ToolContext {
+  private toolContext(callId?: string): ToolContext {
     return {
       workspace: this.o.workspace,
       signal: this.signal,
-      outputs: this.conversation.outputs,
+      outputs: this.outputs,
+      callId,
       state: this.toolState,
       diagnostics: this.o.diagnostics,
     };

@@ -13,12 +13,12 @@ const toolEnd = (id: string, name: string, result = 'ok'): AgentEvent => ({
 const user = (content: string): AgentEvent => ({ type: 'message.user', data: { content } });
 
 describe(rebuildConversation.name, () => {
-  it('should rebuild messages, todos, the system chunks and the output store from events', () => {
+  it('should rebuild messages, todos and the system chunks from events; the model sees the preview, never the stored output', () => {
     const c = rebuildConversation([
       { type: 'run.started', data: { model: 'm', thinking: true, systemChunkIds: ['core_rules'] } },
       user('fix it'),
       assistant([['c1', 'run_command']]),
-      { type: 'tool.end', data: { toolCallId: 'c1', name: 'run_command', result: '[cmd #4] key lines', isError: false, durationMs: 3, outputId: 4, outputLabel: 'npm test', fullOutput: 'all\nof\nit' } },
+      { type: 'tool.end', data: { toolCallId: 'c1', name: 'run_command', result: '[cmd #4] key lines', isError: false, durationMs: 3, outputId: 4, outputLabel: 'npm test', outputBytes: 9, outputTruncated: false } },
       { type: 'todos.updated', data: { todos: [{ content: 'a', status: 'pending' }] } },
       { type: 'run.started', data: { model: 'm', thinking: true, systemChunkIds: ['ignored'] } },
       { type: 'permission.requested', data: { anything: true } },
@@ -30,8 +30,6 @@ describe(rebuildConversation.name, () => {
     ]);
     expect(c.systemChunkIds).toEqual(['core_rules']);
     expect(c.todos).toEqual([{ content: 'a', status: 'pending' }]);
-    expect(c.outputs.get(4)).toEqual({ id: 4, label: 'npm test', text: 'all\nof\nit' });
-    expect(c.outputs.add('next', 'x')).toBe(5);
   });
 
   it('should give orphaned calls a synthetic error result right after their siblings (crash mid-batch)', () => {

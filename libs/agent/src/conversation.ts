@@ -3,7 +3,7 @@
 // `rebuildConversation(events)` yields later from the persisted log (event sourcing).
 import type { AgentEvent, AgentTodo } from '@h/contracts';
 import type { ChatMessage, ToolCall } from '@h/llm';
-import { OutputStore, type ProblemReport } from '@h/tools';
+import type { ProblemReport } from '@h/tools';
 
 /** Result text for a tool call that has no recorded result (crash, cancel, lost event). */
 export const INTERRUPTED_RESULT = 'Error: no result was recorded for this call (the run was interrupted before it finished).';
@@ -35,7 +35,6 @@ export class Conversation {
   workSinceMessage = false;
   /** Model requests answered in this run, over all its segments (the step limit). */
   stepsSinceMessage = 0;
-  readonly outputs = new OutputStore();
   /** Calls of the last assistant message that still wait for their result. */
   private readonly open = new Map<string, ToolCall>();
 
@@ -73,9 +72,6 @@ export class Conversation {
         this.guidanceChunkIds.push(...e.data.chunkIds);
         return;
       case 'tool.end':
-        if (e.data.fullOutput !== undefined && e.data.outputId !== undefined) {
-          this.outputs.restore({ id: e.data.outputId, label: e.data.outputLabel ?? e.data.name, text: e.data.fullOutput });
-        }
         // A result whose call is not open (duplicate, or after a later message) would break the
         // API's pairing rule; the call already has its result or a synthetic one.
         if (!this.open.delete(e.data.toolCallId)) return;

@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { ConfigError, Env, parseEnv } from './env.schema';
 
 // The config service: everything reads settings through this, never process.env directly.
@@ -14,6 +15,16 @@ export class AppConfig {
 
   get secureCookies(): boolean {
     return this.env.H_SECURE_COOKIES ?? this.isProduction;
+  }
+
+  /** Absolute dir of the workspaces' disk images (SANDBOX_DISK_DIR or <H_DATA_DIR>/sandbox-disks). */
+  get sandboxDiskDir(): string {
+    return resolve(this.env.SANDBOX_DISK_DIR ?? join(this.env.H_DATA_DIR, 'sandbox-disks'));
+  }
+
+  /** Absolute dir of the egress proxy's per-workspace sockets (EGRESS_SOCKET_DIR or <H_DATA_DIR>/egress). */
+  get egressSocketDir(): string {
+    return resolve(this.env.EGRESS_SOCKET_DIR ?? join(this.env.H_DATA_DIR, 'egress'));
   }
 
   get publicUrl(): string {

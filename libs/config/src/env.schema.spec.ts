@@ -26,4 +26,17 @@ describe(parseEnv.name, () => {
     expect(parseEnv({ WEB_INTERNAL_URL: '' }).WEB_INTERNAL_URL).toBe('');
     expect(parseEnv({}).WEB_INTERNAL_URL).toBe('http://127.0.0.1:3001');
   });
+
+  it('should refuse the egress loopback test allowance in production', () => {
+    expect(parseEnv({ H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: 'true', NODE_ENV: 'test' }).H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS).toBe(true);
+    expect(() => parseEnv({ H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: 'true', NODE_ENV: 'production' })).toThrow(/H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS/);
+  });
+
+  it('should read egress ports as a list and keep network access admin-only by default', () => {
+    expect(parseEnv({}).EGRESS_PORTS).toEqual([80, 443]);
+    expect(parseEnv({ EGRESS_PORTS: '443,8443' }).EGRESS_PORTS).toEqual([443, 8443]);
+    expect(() => parseEnv({ EGRESS_PORTS: '443;22' })).toThrow(/EGRESS_PORTS/);
+    expect(parseEnv({}).NETWORK_ENABLE_MIN_ROLE).toBe('admin');
+    expect(() => parseEnv({ NETWORK_ENABLE_MIN_ROLE: 'viewer' })).toThrow(/NETWORK_ENABLE_MIN_ROLE/);
+  });
 });

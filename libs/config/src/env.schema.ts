@@ -56,6 +56,19 @@ export const envSchema = z.object({
   /** Write logs to stdout (turn off when LOG_FILE is enough, e.g. in tests). */
   LOG_STDOUT: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Port of the worker's health endpoint on 127.0.0.1 (GET /health: event-loop lag, Redis, active jobs); 0 = off. */
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The worker's /health answers 503 while its event loop's p99 delay (recent window) is above this (ms). */
+  WORKER_HEALTH_MAX_LAG_MS: z.coerce.number().int().min(1).default(1000),
+  /**
+   * A worker whose event loop has not run for this long (ms) logs the stall and kills itself (SIGKILL,
+   * exit status 137), so the restart policy replaces it; 0 = off.
+   */
+  WORKER_STALL_EXIT_MS: z.coerce
+    .number()
+    .int()
+    .refine((v) => v === 0 || (v >= 1000 && v <= 3_600_000), 'use 0 (off) or 1000-3600000 ms')
+    .default(30000),
   /** Agent runs executing at once per team and per user; more wait in line with their position shown. */
   RUNS_PER_TEAM: z.coerce.number().int().min(1).max(1000).default(4),
   RUNS_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
@@ -63,6 +76,23 @@ export const envSchema = z.object({
   RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600000).default(15000),
   /** Heartbeat comment interval on SSE streams. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(120000).default(15000),
+  /** Live streams (SSE streams plus Socket.IO session subscriptions) one user or API token may hold open at once, per api process. */
+  STREAMS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1000).default(16),
+  /**
+   * Bytes the api may hold unsent for one stream client (SSE response or Socket.IO connection).
+   * Replay waits for the client to drain; live events past this cut a slow client, which resumes by seq.
+   */
+  STREAM_CLIENT_BUFFER_BYTES: z.coerce.number().int().min(16 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** A replay that cannot write for this long (the client stopped reading) ends the stream. */
+  STREAM_STALL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3600000).default(60000),
+  /** Largest event page (`GET …/events`, and each replay read) in bytes of event data; at least one event is always returned. */
+  EVENT_PAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /** Largest full tool output kept per call (read back with read_command_output and the outputs route); longer text is cut and marked truncated. */
+  TOOL_OUTPUT_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Longest JSON-RPC line the host accepts from a sandbox; a longer one resets the connection (logged). */
+  SANDBOX_RPC_MAX_LINE_BYTES: z.coerce.number().int().min(64 * 1024).max(512 * 1024 * 1024).default(32 * 1024 * 1024),
+  /** Largest file the host reads from a sandbox in one call (TOO_LARGE beyond). */
+  SANDBOX_READ_MAX_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(10 * 1024 * 1024),
   /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
   SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
   H_ALLOW_LOCAL_SANDBOX: bool.default(false),
@@ -79,6 +109,35 @@ export const envSchema = z.object({
   SANDBOX_PIDS: z.coerce.number().int().min(16).default(512),
   /** Container and volume name prefix, so several installations can share one Docker engine. */
   SANDBOX_NAME_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/).default('h-'),
+  /**
+   * Disk budget of each workspace's /workspace in MiB (0 = none): an ext4 image of this size per
+   * workspace, loop-mounted by the worker (needs root; without it the worker logs that budgets are
+   * off and uses plain Docker volumes). Applies to volumes created from now on.
+   */
+  SANDBOX_DISK_MB: z.coerce.number().int().min(0).max(1024 * 1024).default(2048),
+  /** Where the workspace disk images live (sparse files) and are mounted; default <H_DATA_DIR>/sandbox-disks. */
+  SANDBOX_DISK_DIR: z.string().optional(),
+  /** OCI runtime for sandboxes, e.g. runsc (gVisor); unset: Docker's default. Falls back with a log line when it does not work. */
+  SANDBOX_RUNTIME: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  /** Host dir of the egress proxy's per-workspace sockets (mounted into network-enabled sandboxes); default <H_DATA_DIR>/egress. */
+  EGRESS_SOCKET_DIR: z.string().optional(),
+  /** Destination ports network-enabled sandboxes may reach through the egress proxy. */
+  EGRESS_PORTS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'a comma-separated list of ports, e.g. 80,443')
+    .default('80,443')
+    .transform((v) => v.split(',').map(Number)),
+  EGRESS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
+  /** A proxied connection without traffic for this long is closed. */
+  EGRESS_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3600000).default(120000),
+  /** Proxied connections open at once per workspace; more are answered 429. */
+  EGRESS_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Days the per-workspace egress connection log is kept. */
+  EGRESS_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /** Lowest team role that may turn a workspace's network access on and edit its allowed hosts. */
+  NETWORK_ENABLE_MIN_ROLE: z.enum(['owner', 'admin', 'member']).default('admin'),
+  /** Tests only, refused in production: the egress proxy lets sandboxes reach loopback servers. */
+  H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: bool.default(false),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
   /** Model requests one agent run may make (over all its segments), unless its session sets fewer or more. */
@@ -123,6 +182,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  if (result.data.H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS && result.data.NODE_ENV === 'production') {
+    throw new ConfigError(['H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: must not be set in production (it lets sandboxes reach this host)']);
   }
   return result.data;
 }

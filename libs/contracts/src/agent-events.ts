@@ -75,12 +75,18 @@ export const agentEventDataSchemas = {
     result: z.string(),
     isError: z.boolean(),
     durationMs: z.number(),
-    /** Locator of the full output when the result was distilled or spilled (`[cmd #N]`). */
+    /**
+     * Locator of the full output when the result was distilled or spilled (`[cmd #N]`): the text
+     * itself is stored once per session (read_command_output, GET /sessions/:id/outputs/:n) and
+     * never travels in the log or to stream subscribers.
+     */
     outputId: z.number().optional(),
     /** What the stored output is (e.g. the command line). */
     outputLabel: z.string().optional(),
-    /** The full output behind `outputId`, so `read_command_output` survives a rebuild. */
-    fullOutput: z.string().optional(),
+    /** UTF-8 bytes of the stored output. */
+    outputBytes: z.number().optional(),
+    /** The stored output was cut at its cap (TOOL_OUTPUT_MAX_BYTES or the command's capture cap). */
+    outputTruncated: z.boolean().optional(),
     data: z.unknown().optional(),
   }),
   'todos.updated': z.object({ todos: z.array(agentTodoSchema) }),

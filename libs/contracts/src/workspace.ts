@@ -63,6 +63,11 @@ export interface FindFilesOptions {
   maxResults?: number;
 }
 
+export interface ReadOptions {
+  /** Refuse with TOO_LARGE above this many bytes; implementations also apply a cap of their own. */
+  maxBytes?: number;
+}
+
 export interface ExecOptions {
   /** Working directory relative to the root; default the root. */
   cwd?: string;
@@ -109,8 +114,8 @@ export class WorkspaceError extends Error {
 export interface Workspace {
   /** How the root is shown to the model and users, e.g. "/workspace". */
   readonly root: string;
-  readFile(path: string): Promise<Uint8Array>;
-  readTextFile(path: string): Promise<string>;
+  readFile(path: string, options?: ReadOptions): Promise<Uint8Array>;
+  readTextFile(path: string, options?: ReadOptions): Promise<string>;
   /** Creates parent directories as needed. */
   writeFile(path: string, content: string | Uint8Array): Promise<void>;
   /** null when the path does not exist. */

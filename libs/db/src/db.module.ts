@@ -3,6 +3,7 @@ import { PrismaService } from './prisma.service';
 import { RedisService } from './redis.service';
 import { AgentSessionRepository } from './repositories/agent-session.repository';
 import { AuditRepository } from './repositories/audit.repository';
+import { EgressLogRepository } from './repositories/egress-log.repository';
 import { EventBusRepository } from './repositories/event-bus.repository';
 import { EventRepository } from './repositories/event.repository';
 import { PermissionRepository } from './repositories/permission.repository';
@@ -13,6 +14,7 @@ import { ApiTokenRepository } from './repositories/api-token.repository';
 import { HealthRepository } from './repositories/health.repository';
 import { ProviderCredentialRepository } from './repositories/provider-credential.repository';
 import { RateLimitRepository } from './repositories/rate-limit.repository';
+import { ToolOutputRepository } from './repositories/tool-output.repository';
 import { TeamRepository } from './repositories/team.repository';
 import { UserRepository } from './repositories/user.repository';
 import { WorkspaceRepository } from './repositories/workspace.repository';
@@ -25,12 +27,14 @@ const repositories = [
   RunRepository,
   SandboxRepository,
   AuditRepository,
+  EgressLogRepository,
   AuthSessionRepository,
   ApiTokenRepository,
   HealthRepository,
   ProviderCredentialRepository,
   RateLimitRepository,
   TeamRepository,
+  ToolOutputRepository,
   UserRepository,
   WorkspaceRepository,
 ];

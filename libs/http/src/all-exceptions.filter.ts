@@ -20,11 +20,36 @@ interface Mapped {
   code: string;
   message: string;
   headers?: Record<string, string>;
+  /** Logged although a 4xx: the input checks should have caught it first. */
+  log?: 'warn';
+}
+
+const UNSTORABLE: Mapped = {
+  status: 400,
+  code: 'VALIDATION_FAILED',
+  message: 'A value in the request cannot be stored (text with NUL characters or invalid Unicode, or a number out of range).',
+  log: 'warn',
+};
+
+/** The Postgres SQLSTATE behind a Prisma error raised through the driver adapter, if any. */
+function sqlState(err: { meta?: unknown }): string | undefined {
+  const cause = (err.meta as { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } } | undefined)?.driverAdapterError?.cause;
+  return cause?.originalCode ?? cause?.code;
 }
 
 // Prisma errors carry a code; the ones a caller can cause map to 4xx, everything else is a bug.
+// The input policy (input-policy.ts) refuses such values before they reach the database; these
+// mappings are the second line for whatever it misses.
 function mapPrismaError(err: { code?: string; meta?: unknown }): Mapped | null {
+  // SQLSTATE class 22 is "data exception": 22021 NUL byte, 22P05 \u0000 in jsonb, 22003 out of range…
+  if (sqlState(err)?.startsWith('22')) return UNSTORABLE;
   switch (err.code) {
+    case 'P2000': // value too long for the column
+    case 'P2006': // invalid value for the field type
+    case 'P2007': // data validation error
+    case 'P2020': // value out of range for the type
+    case 'P2033': // a number does not fit in 64 bits
+      return UNSTORABLE;
     case 'P2002':
       return { status: 409, code: 'CONFLICT', message: 'That already exists.' };
     case 'P2025':
@@ -53,10 +78,19 @@ export function mapException(exception: unknown): Mapped {
     }
     return { status, code: statusCodes[status] ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST'), message };
   }
-  const err = exception as { code?: string; name?: string; type?: string; status?: number };
+  const err = exception as { code?: string; name?: string; type?: string; status?: number; expose?: boolean; message?: string };
   if (err && typeof err.code === 'string' && err.code.startsWith('P')) {
     const mapped = mapPrismaError(err);
     if (mapped) return mapped;
+  }
+  // Prisma refuses arguments that do not fit the schema (null for a required column, an integer
+  // past 64 bits) before any SQL: a value from the request that the checks let through.
+  if (err?.name === 'PrismaClientValidationError') return UNSTORABLE;
+  // validator.js and decodeURIComponent throw URIError on lone surrogates and broken %-escapes.
+  if (exception instanceof URIError) return { status: 400, code: 'VALIDATION_FAILED', message: 'The request contains text that is not valid Unicode.' };
+  // http-errors raised by express itself (e.g. a path that does not decode): the status is ours.
+  if (err?.expose === true && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+    return { status: err.status, code: statusCodes[err.status] ?? 'BAD_REQUEST', message: 'The request is malformed.' };
   }
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL', message: 'Something went wrong on our side; it was logged.' };
 }
@@ -71,6 +105,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const mapped = mapException(exception);
     if (mapped.status >= 500) {
       this.logger.error({ err: exception }, 'unhandled error');
+    } else if (mapped.log) {
+      this.logger.warn({ err: exception }, 'the database refused a value the input checks let through');
     }
     if (res.headersSent) {
       res.end();

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { ErrorBody } from './app.exception';
+import { findInputProblem, INPUT_LIMITS, jsonTooDeep } from './input-policy';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -17,12 +18,28 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
   res.status(415).json(body);
 }
 
+/** Refuses nesting past the limit before JSON.parse spends time on it (see input-policy.ts). */
+function verifyDepth(_req: Request, _res: Response, buf: Buffer, encoding: string): void {
+  if (encoding.toLowerCase().replace('-', '') === 'utf8' && jsonTooDeep(buf)) {
+    throw Object.assign(new Error(`The request body is nested deeper than ${INPUT_LIMITS.maxDepth} levels.`), { type: 'entity.too.deep' });
+  }
+}
+
+/** Every parsed body goes through the one input policy before any route sees it. */
+function checkParsedBody(req: Request, res: Response, next: NextFunction): void {
+  const problem = req.body === undefined ? null : findInputProblem(req.body, 'body');
+  if (!problem) return next();
+  const body: ErrorBody = { error: { code: 'VALIDATION_FAILED', message: problem } };
+  res.status(400).json(body);
+}
+
 // Nest's built-in parser reports malformed JSON through express' default handler (HTML). Ours
 // answers with the one error shape and names the limit. Only /api is parsed: every other path
 // goes to the web app through the proxy with its body untouched.
 export function installBodyParsers(app: INestApplication, limit: string): void {
   app.use('/api', requireJsonBody);
-  app.use('/api', express.json({ limit, type: JSON_TYPES }));
+  app.use('/api', express.json({ limit, type: JSON_TYPES, verify: verifyDepth }));
+  app.use('/api', checkParsedBody);
   app.use('/api', (err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     let status = err.status ?? 400;
@@ -30,6 +47,9 @@ export function installBodyParsers(app: INestApplication, limit: string): void {
     if (err.type === 'entity.too.large') {
       status = 413;
       body = { error: { code: 'PAYLOAD_TOO_LARGE', message: `The request body is larger than the ${limit} limit.` } };
+    } else if (err.type === 'entity.too.deep') {
+      status = 400;
+      body = { error: { code: 'VALIDATION_FAILED', message: err.message ?? 'The request body is nested too deeply.' } };
     } else if (err.type === 'entity.parse.failed') {
       body = { error: { code: 'INVALID_JSON', message: 'The request body is not valid JSON.' } };
     } else if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {

@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@h/config';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { installBodyParsers } from './body-parser';
+import { installClientErrorAnswer } from './client-error';
 import { installHttpLogger } from './logging';
 import { setupOpenApi } from './openapi';
 import { createValidationPipe } from './validation.pipe';
@@ -17,6 +18,7 @@ export function configureApiApp(app: INestApplication, config: AppConfig): void 
   // Next.js pages carry inline scripts; a CSP with nonces comes with the IDE. Other headers stay on.
   installHttpLogger(app);
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  installClientErrorAnswer(app.getHttpServer());
   installBodyParsers(app, config.env.BODY_LIMIT);
   app.use(cookieParser());
   app.setGlobalPrefix('api');

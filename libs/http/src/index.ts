@@ -2,6 +2,8 @@ export * from './app.exception';
 export * from './all-exceptions.filter';
 export * from './body-parser';
 export * from './bootstrap';
+export * from './client-error';
+export * from './input-policy';
 export * from './error-response.dto';
 export * from './logging';
 export * from './openapi';

@@ -1,5 +1,7 @@
-import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { DECORATORS } from '@nestjs/swagger/dist/constants';
 import { AppException } from './app.exception';
+import { findInputProblem, INPUT_LIMITS, parseQueryInteger } from './input-policy';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((e) => {
@@ -9,28 +11,56 @@ function describe(errors: ValidationError[], parent = ''): string[] {
   });
 }
 
-// class-transformer silently drops these keys (prototype-pollution guard), so forbidNonWhitelisted
-// never sees them and a body carrying one was accepted; refuse them like any other unknown field.
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const invalid = (message: string) => AppException.badRequest('VALIDATION_FAILED', message);
 
-function forbiddenKey(value: unknown, path = '', depth = 0): string | null {
-  if (!value || typeof value !== 'object' || depth > 32) return null;
-  for (const key of Object.keys(value)) {
-    const here = path ? `${path}.${key}` : key;
-    if (FORBIDDEN_KEYS.has(key)) return here;
-    const nested = forbiddenKey((value as Record<string, unknown>)[key], here, depth + 1);
-    if (nested) return nested;
-  }
-  return null;
+/** The DTO class a parameter is declared with, when it is one (not String, Object, …). */
+function dtoClass(metadata: ArgumentMetadata): Type<unknown> | null {
+  const t = metadata.metatype;
+  return t && ![String, Boolean, Number, Array, Object].includes(t as never) ? t : null;
 }
 
+/** Swagger's record of a DTO property, which also says whether `null` is a documented value. */
+function documented(dto: Type<unknown>, key: string): { nullable?: boolean } | undefined {
+  return Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, key);
+}
+
+/**
+ * The global pipe: the input policy (input-policy.ts) for every query and path parameter and
+ * every DTO body, then class-validator. Two rules no DTO has to repeat:
+ * - a query property declared `number` must be a plain decimal integer within the Postgres
+ *   integer range ("0x10", "1e3", "+1", " 1", "-0", "" and 99999999999999999999 are refused);
+ * - `null` is a value only where the property is documented `nullable`; elsewhere it is a 400
+ *   (class-validator's @IsOptional would otherwise let it through to the database).
+ */
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' || metadata.type === 'query') {
-      const key = forbiddenKey(value);
-      if (key) throw AppException.badRequest('VALIDATION_FAILED', `property ${key} should not exist`);
+    const dto = dtoClass(metadata);
+    if (metadata.type === 'query' || metadata.type === 'param') {
+      const where = metadata.type === 'param' ? `path parameter ${metadata.data ?? ''}`.trim() : (metadata.data ?? 'query');
+      const problem = findInputProblem(value, where);
+      if (problem) throw invalid(problem);
+      if (metadata.type === 'query' && dto && value && typeof value === 'object') checkQueryIntegers(dto, value as Record<string, unknown>);
+    } else if (metadata.type === 'body' && dto) {
+      // HTTP bodies were checked by the body parser already; socket messages typed `unknown`
+      // never get here (they are checked, and answered with an ack, by the gateway).
+      const problem = findInputProblem(value, 'body');
+      if (problem) throw invalid(problem);
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        for (const [key, v] of Object.entries(value)) {
+          if (v === null && !documented(dto, key)?.nullable) throw invalid(`${key} must not be null; leave it out instead`);
+        }
+      }
     }
     return super.transform(value, metadata);
+  }
+}
+
+function checkQueryIntegers(dto: Type<unknown>, query: Record<string, unknown>): void {
+  for (const [key, text] of Object.entries(query)) {
+    if (Reflect.getMetadata('design:type', dto.prototype, key) !== Number) continue;
+    if (parseQueryInteger(text) === null) {
+      throw invalid(`${key} must be a whole number from ${INPUT_LIMITS.minQueryInteger} to ${INPUT_LIMITS.maxQueryInteger}, in plain decimal digits`);
+    }
   }
 }
 
@@ -40,6 +70,6 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     stopAtFirstError: true,
     transform: true,
-    exceptionFactory: (errors) => AppException.badRequest('VALIDATION_FAILED', describe(errors).join('; ')),
+    exceptionFactory: (errors) => invalid(describe(errors).join('; ')),
   });
 }

@@ -4,7 +4,7 @@ import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
 export const SUPPORTED_PROVIDERS = ['deepseek'] as const;
 
 export class SetProviderKeyDto {
-  @ApiProperty({ description: 'The provider API key (e.g. sk-...). Stored encrypted; never returned.', writeOnly: true })
+  @ApiProperty({ minLength: 8, maxLength: 512, description: 'The provider API key (e.g. sk-...). Stored encrypted; never returned.', writeOnly: true })
   @IsString()
   @MinLength(8, { message: 'apiKey looks too short to be a provider key' })
   @MaxLength(512)

@@ -13,6 +13,7 @@ import {
   RunRecord,
   RunRepository,
   toEngineUsage,
+  ToolOutputRepository,
   UsageTotals,
   WorkspaceRepository,
   ZERO_USAGE,
@@ -24,6 +25,7 @@ import { RunDispatcher } from '@h/runs';
 import { orderForRebuild } from './event-order';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
 import { SandboxManager } from './sandbox-manager.service';
+import { SessionOutputStore } from './session-output.store';
 
 const EPHEMERAL = new Set(['text.delta', 'thinking.delta']);
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
@@ -68,6 +70,7 @@ export class AgentRunJob {
     private readonly dispatcher: RunDispatcher,
     private readonly sandboxes: SandboxManager,
     private readonly secrets: ProviderSecretReader,
+    private readonly toolOutputs: ToolOutputRepository,
   ) {
     registerConfiguredModels(config.env.MODEL_CATALOG);
   }
@@ -146,7 +149,7 @@ export class AgentRunJob {
       sandbox = await this.sandboxes.open(workspaceRow);
     } catch (err) {
       this.logger.error({ runId: run.id, err }, 'sandbox unavailable');
-      throw new RunFailure('SANDBOX_UNAVAILABLE', `The workspace sandbox could not be started: ${(err as Error).message}. Retry; if it persists, an admin should check the worker logs.`);
+      throw new RunFailure('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }
 
     const result = await runAgent({
@@ -157,6 +160,7 @@ export class AgentRunJob {
       maxSteps: Math.min(session.maxSteps ?? this.config.env.AGENT_MAX_STEPS, this.config.env.AGENT_MAX_STEPS_LIMIT),
       workspace: sandbox.workspace,
       conversation,
+      outputs: new SessionOutputStore(this.toolOutputs, session.id, run.id, this.config.env.TOOL_OUTPUT_MAX_BYTES),
       signal: controller.signal,
       authorize: (request) => this.authorize(session, decisions, request.call.id, request.category),
       onEvent: async (event) => this.record(run, leaseId, await this.withRunTotals(run, stored, event)),

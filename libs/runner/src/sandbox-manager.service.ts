@@ -3,10 +3,13 @@ import { join, resolve } from 'node:path';
 import type { Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { SandboxRepository } from '@h/db';
+import { EgressService } from '@h/egress';
 import {
   DockerSandboxDriver,
   ensureSandboxImage,
   LocalSandboxDriver,
+  loopDiskUnavailableReason,
+  probeRuntime,
   SandboxDriver,
   SandboxRecord,
   sandboxRecordSchema,
@@ -23,6 +26,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     private readonly config: AppConfig,
     private readonly sandboxes: SandboxRepository,
+    private readonly egress: EgressService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -35,6 +39,8 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
         });
         const report = await driver.reconcile(known);
         if (report.removedContainers.length) this.logger.warn({ removed: report.removedContainers }, 'removed orphan sandboxes');
+        // Sandboxes with network access that run on their own (the worker restarted) keep their way out.
+        for (const r of known) if (r.network === 'egress' && r.workspaceId) await this.egress.serve(r.workspaceId);
       })
       .catch((err) => this.logger.error({ err }, 'sandbox driver failed to start; runs will fail until it is fixed'));
   }
@@ -57,24 +63,54 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
         baseDir: resolve(env.SANDBOX_LOCAL_DIR),
         multiUser: true,
         allowUnsafe: env.H_ALLOW_LOCAL_SANDBOX,
+        rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
       });
     }
     const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
+    const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(image, env.SANDBOX_RUNTIME) : undefined;
     return new DockerSandboxDriver({
       image,
       namePrefix: env.SANDBOX_NAME_PREFIX,
       poolSize: env.SANDBOX_POOL_SIZE,
       idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,
       limits: { cpus: env.SANDBOX_CPUS, memoryBytes: env.SANDBOX_MEMORY_MB * 1024 * 1024, pids: env.SANDBOX_PIDS },
+      egressSocketDir: this.egress.socketDir,
+      ...(await this.diskBudget()),
+      runtime,
+      rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
     });
+  }
+
+  private async diskBudget(): Promise<{ diskDir?: string; diskMb?: number }> {
+    const mb = this.config.env.SANDBOX_DISK_MB;
+    if (!mb) return {};
+    const why = await loopDiskUnavailableReason();
+    if (why) {
+      this.logger.warn(`Workspace disk budgets are OFF: ${why}. Workspace volumes can grow until the host disk is full; run the worker as root or set SANDBOX_DISK_MB=0 to silence this.`);
+      return {};
+    }
+    return { diskDir: this.config.sandboxDiskDir, diskMb: mb };
+  }
+
+  private async usableRuntime(image: string, runtime: string): Promise<string | undefined> {
+    const why = await probeRuntime(image, runtime).catch((e: Error) => e.message);
+    if (why) {
+      this.logger.warn(`SANDBOX_RUNTIME=${runtime} does not work here (${why}); sandboxes run under Docker's default runtime instead.`);
+      return undefined;
+    }
+    this.logger.log(`sandboxes run under the ${runtime} runtime`);
+    return runtime;
   }
 
   /** A running sandbox for the workspace (started, re-created or claimed from the pool), as a Workspace. */
   async open(workspace: { id: string; teamId: string; networkEnabled: boolean }): Promise<{ workspace: Workspace; record: SandboxRecord }> {
     const driver = await this.driver();
     const stored = await this.sandboxes.find(workspace.id);
+    // Network access = the egress proxy's socket in the sandbox; the container's network stays none.
+    if (workspace.networkEnabled && driver.kind === 'docker') await this.egress.serve(workspace.id);
+    else await this.egress.stop(workspace.id);
     const record = await driver.ensure(
-      { workspaceId: workspace.id, teamId: workspace.teamId, network: workspace.networkEnabled ? 'bridge' : 'none' },
+      { workspaceId: workspace.id, teamId: workspace.teamId, network: workspace.networkEnabled ? 'egress' : 'none' },
       stored && stored.driver === driver.kind ? this.parseRecord(stored.record) : null,
     );
     await this.sandboxes.save({
@@ -86,7 +122,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       volumeName: record.volume,
       image: record.image ?? 'local',
     });
-    return { workspace: new SandboxWorkspace(() => driver.connect(record)), record };
+    return { workspace: new SandboxWorkspace(() => driver.connect(record), { readMaxBytes: this.config.env.SANDBOX_READ_MAX_BYTES }), record };
   }
 
   /** A stored record, or null when it no longer matches the driver's schema (then it is re-created). */
@@ -98,6 +134,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
   async teardown(record: SandboxRecord): Promise<void> {
     const driver = await this.driver();
     await driver.remove(record);
+    if (record.workspaceId) await this.egress.remove(record.workspaceId);
   }
 }
 

@@ -25,7 +25,9 @@ export class WorkspaceLifecycleJob {
     try {
       await this.sandboxes.open(workspace);
     } catch (err) {
-      await this.workspaces.markSetUp(workspaceId, 'error', `The sandbox could not be started: ${(err as Error).message}`);
+      // Docker's and the build's own words go to the log; users get what happened and what to do.
+      this.logger.error({ workspaceId, err }, 'sandbox setup failed');
+      await this.workspaces.markSetUp(workspaceId, 'error', 'The sandbox could not be started. H retries on its own; if this stays, an admin can find the cause in the worker log.');
       throw err; // retried with backoff; a later attempt sets it ready
     }
     await this.workspaces.markSetUp(workspaceId, 'ready', null);

@@ -81,9 +81,63 @@ describe(RpcPeer.name, () => {
   it('should close the connection on a line longer than its cap instead of buffering it', async () => {
     const toServer = new PassThrough();
     const toClient = new PassThrough();
-    const server = new RpcPeer(toServer, toClient, 1024);
+    const server = new RpcPeer(toServer, toClient, { maxLineBytes: 1024 });
     const closed = new Promise<Error | undefined>((r) => server.onClose(r));
     toServer.write('{"jsonrpc":"2.0","id":1,"method":"x","params":"' + 'a'.repeat(4096));
-    expect((await closed)?.message).toBe('line too long');
+    expect((await closed)?.message).toMatch(/^line too long/);
+  });
+
+  it('should reset the connection on an enormous complete line without parsing or keeping it, and fail the calls in flight', async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough({ highWaterMark: 64 * 1024 });
+    const reports: Array<{ maxLineBytes: number; receivedBytes: number }> = [];
+    const client = new RpcPeer(toClient, toServer, { maxLineBytes: 64 * 1024, onLineTooLong: (info) => reports.push(info) });
+    let parsed = 0;
+    client.onNotification('big', () => parsed++);
+    const call = client.request('anything');
+    // A fake sandbox answering with a 16 MB line (with its newline) in one write.
+    toClient.write(JSON.stringify({ jsonrpc: '2.0', method: 'big', params: 'z'.repeat(16 * 1024 * 1024) }) + '\n');
+    await expect(call).rejects.toMatchObject({ message: expect.stringMatching(/^line too long/), data: { code: 'TOO_LARGE', maxLineBytes: 64 * 1024 } });
+    expect(parsed).toBe(0);
+    expect(client.closed).toBe(true);
+    expect(reports).toHaveLength(1);
+    expect(reports[0].maxLineBytes).toBe(64 * 1024);
+    expect(reports[0].receivedBytes).toBeGreaterThan(64 * 1024);
+    // Whatever else arrives after the reset is dropped, not buffered or parsed.
+    toClient.write(JSON.stringify({ jsonrpc: '2.0', method: 'big', params: 'ok' }) + '\n');
+    await new Promise((r) => setImmediate(r));
+    expect(parsed).toBe(0);
+    await expect(client.request('later')).rejects.toMatchObject({ message: expect.stringMatching(/^line too long/) });
+  });
+
+  it('should never hold more than the cap plus one chunk of an unfinished line', async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const peer = new RpcPeer(toClient, toServer, { maxLineBytes: 100_000 });
+    const held = () => (peer as unknown as { partsBytes: number }).partsBytes;
+    let most = 0;
+    for (let i = 0; i < 200 && !peer.closed; i++) {
+      toClient.write('q'.repeat(1000));
+      await new Promise((r) => setImmediate(r));
+      most = Math.max(most, held());
+    }
+    expect(peer.closed).toBe(true);
+    expect(most).toBeLessThanOrEqual(100_000);
+    expect(held()).toBe(0);
+  });
+
+  it('should accept lines up to the cap, counted in UTF-8 bytes', async () => {
+    const { client, server } = pair();
+    server.onRequest('echo', (p: { s: string }) => p.s);
+    const text = '✓'.repeat(100_000);
+    expect(await client.request('echo', { s: text })).toBe(text);
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const small = new RpcPeer(toServer, toClient, { maxLineBytes: 1000 });
+    small.onRequest('echo', (p: { s: string }) => p.s);
+    const closed = new Promise<Error | undefined>((r) => small.onClose(r));
+    // 400 characters but 1200 bytes: over a 1000-byte cap.
+    toServer.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: { s: '✓'.repeat(400) } }) + '\n');
+    expect((await closed)?.message).toMatch(/^line too long/);
   });
 });

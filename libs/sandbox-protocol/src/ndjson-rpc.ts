@@ -18,10 +18,27 @@ export const RPC_APP_ERROR = -32000;
 export const RPC_CANCELLED = -32800;
 
 /**
- * Default cap of one JSON line (characters); a longer line closes the connection instead of growing
- * memory without bound. Big enough for a 50 MiB file as base64.
+ * Default cap of one JSON line (bytes); a longer line closes the connection instead of growing
+ * memory without bound. Big enough for a 50 MiB file as base64. The host, which must not trust
+ * what a sandbox sends, uses a smaller cap of its own (SANDBOX_RPC_MAX_LINE_BYTES).
  */
 export const MAX_LINE_BYTES = 96 * 1024 * 1024;
+
+export interface RpcPeerOptions {
+  /** Longest line accepted from the other side, in bytes (default MAX_LINE_BYTES). */
+  maxLineBytes?: number;
+  /**
+   * Called once when the other side sent a line over the cap, before the connection is reset
+   * (for the log: nobody else learns why the calls in flight failed).
+   */
+  onLineTooLong?: (info: { maxLineBytes: number; receivedBytes: number }) => void;
+}
+
+/**
+ * Calls in flight when the other side sent a line over the cap fail with this message and data.code
+ * TOO_LARGE (not UNAVAILABLE: repeating the call would only bring the same line again).
+ */
+export const LINE_TOO_LONG = 'line too long';
 
 export interface RpcErrorObject {
   code: number;
@@ -66,14 +83,17 @@ export class RpcPeer {
   private closedWith: Error | null = null;
   private inputEnded = false;
   private parts: string[] = [];
-  private partsLength = 0;
+  /** Bytes of the unfinished line held in `parts`: never more than maxLineBytes. */
+  private partsBytes = 0;
   private readonly decoder = new StringDecoder('utf8');
+  private readonly maxLineBytes: number;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
-    private readonly maxLineBytes = MAX_LINE_BYTES,
+    private readonly options: RpcPeerOptions = {},
   ) {
+    this.maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
     input.on('data', (chunk: Buffer | string) => this.onData(chunk));
     // Half-close: the other side sent everything it will send; answer what is in flight, then close.
     input.on('end', () => {
@@ -146,6 +166,8 @@ export class RpcPeer {
       p.reject(this.closedWith);
     }
     this.pending.clear();
+    this.parts = [];
+    this.partsBytes = 0;
     for (const c of this.running.values()) c.abort();
     this.running.clear();
     // end() flushes what is queued (the last responses); destroy() follows once that is done, or
@@ -162,23 +184,41 @@ export class RpcPeer {
   }
 
   private onData(chunk: Buffer | string): void {
+    // After a reset, whatever is still in the pipe is dropped unread.
+    if (this.closedWith) return;
     // Only the new chunk is scanned for newlines: a multi-megabyte line (a base64 file) arriving in
-    // many small chunks stays linear.
+    // many small chunks stays linear. The cap is checked before anything is joined or kept, so at
+    // most maxLineBytes plus one chunk is ever held for a line.
     let text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
     let nl: number;
     while ((nl = text.indexOf('\n')) >= 0) {
-      const line = (this.parts.length ? this.parts.join('') : '') + text.slice(0, nl);
+      const head = text.slice(0, nl);
+      if (this.tooLong(this.partsBytes + Buffer.byteLength(head, 'utf8'))) return;
+      const line = (this.parts.length ? this.parts.join('') : '') + head;
       this.parts = [];
-      this.partsLength = 0;
+      this.partsBytes = 0;
       text = text.slice(nl + 1);
       if (line.trim()) this.onLine(line);
       if (this.closedWith) return;
     }
     if (text) {
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (this.tooLong(this.partsBytes + bytes)) return;
       this.parts.push(text);
-      this.partsLength += text.length;
-      if (this.partsLength > this.maxLineBytes) this.close(new RpcError(RPC_PARSE_ERROR, 'line too long'));
+      this.partsBytes += bytes;
     }
+  }
+
+  /** Resets the connection when a line passes the cap; true when it did. */
+  private tooLong(receivedBytes: number): boolean {
+    if (receivedBytes <= this.maxLineBytes) return false;
+    try {
+      this.options.onLineTooLong?.({ maxLineBytes: this.maxLineBytes, receivedBytes });
+    } catch {
+      // a failing logger must not keep the connection open
+    }
+    this.close(new RpcError(RPC_PARSE_ERROR, `${LINE_TOO_LONG}: the other side sent more than ${this.maxLineBytes} bytes in one message`, { code: 'TOO_LARGE', maxLineBytes: this.maxLineBytes }));
+    return true;
   }
 
   private onLine(line: string): void {

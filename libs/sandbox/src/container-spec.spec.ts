@@ -37,4 +37,20 @@ describe(containerCreateOptions.name, () => {
     expect(o.HostConfig?.Binds).toEqual(['/var/lib/h/sock/h-ws-w1:/run/sandboxd']);
     expect(o.HostConfig?.Tmpfs).not.toHaveProperty('/run/sandboxd');
   });
+
+  it('should keep network none with network access and mount only the egress socket dir, read-only', () => {
+    const o = containerCreateOptions({ ...base, record: { ...record, network: 'egress' }, egressHostDir: '/var/lib/h/egress/w1' });
+    expect(o.HostConfig?.NetworkMode).toBe('none');
+    expect(o.HostConfig?.Binds).toEqual(['/var/lib/h/egress/w1:/run/h/egress:ro']);
+    expect(o.Env).toContain('SANDBOXD_EGRESS_SOCKET=/run/h/egress/egress.sock');
+    expect(() => containerCreateOptions({ ...base, record: { ...record, network: 'egress' } })).toThrow(/egress/);
+  });
+
+  it('should bind the budgeted disk at /workspace, tell the daemon its size and set the runtime when asked', () => {
+    const o = containerCreateOptions({ ...base, record: { ...record, diskMb: 512 }, workspace: { type: 'bind', source: '/d/mnt/h-vol-w1' }, runtime: 'runsc' });
+    expect(o.HostConfig?.Mounts).toEqual([{ Type: 'bind', Source: '/d/mnt/h-vol-w1', Target: '/workspace' }]);
+    expect(o.Env).toContain('SANDBOXD_DISK_MB=512');
+    expect(o.HostConfig?.Runtime).toBe('runsc');
+    expect(containerCreateOptions(base).HostConfig).not.toHaveProperty('Runtime');
+  });
 });

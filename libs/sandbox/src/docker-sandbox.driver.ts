@@ -13,8 +13,10 @@ import {
   type SandboxStatus,
 } from './sandbox-driver';
 import { containerCreateOptions, poolRecord, recordFromContainer } from './container-spec';
-import { ignoreStatus, removeVolume, withTimeout } from './docker-utils';
+import { ignoreStatus, withTimeout } from './docker-utils';
+import { LoopDiskStore } from './loop-disk';
 import { openDockerExecStream, openUnixSocketStream, type SandboxStream } from './transports';
+import { WorkspaceStorage } from './workspace-storage';
 
 export interface DockerSandboxOptions {
   /** Image tag, e.g. the output of ensureSandboxImage(). */
@@ -22,8 +24,20 @@ export interface DockerSandboxOptions {
   docker?: Docker;
   /** Prefix of container and volume names (default 'h-'). Containers are `<prefix>ws-<workspaceId>`. */
   namePrefix?: string;
-  /** Default network mode (default 'none'); a spec may override it. */
-  network?: string;
+  /**
+   * Host dir with one sub-dir per workspace holding the egress proxy's socket (libs/egress);
+   * needed for specs with network 'egress'. Containers always run with Docker's network `none`.
+   */
+  egressSocketDir?: string;
+  /**
+   * Disk budgets: host dir of the workspaces' ext4 images (see LoopDiskStore; needs root). Unset:
+   * named Docker volumes without a size limit.
+   */
+  diskDir?: string;
+  /** Default budget in MiB for new workspace volumes when diskDir is set (default 2048). */
+  diskMb?: number;
+  /** OCI runtime for sandboxes, e.g. 'runsc' (check it with probeRuntime first); default: the engine's. */
+  runtime?: string;
   limits?: Partial<SandboxLimits>;
   /** Pre-started containers kept ready for new workspaces (default 0 = no pool). */
   poolSize?: number;
@@ -40,6 +54,8 @@ export interface DockerSandboxOptions {
   user?: string;
   /** Remove volumes no record references during reconcile (default false: data is precious). */
   removeOrphanVolumes?: boolean;
+  /** Longest JSON-RPC line accepted from a sandbox (default HOST_RPC_MAX_LINE_BYTES). */
+  rpcMaxLineBytes?: number;
   /** How long start waits for the daemon to answer. */
   readyTimeoutMs?: number;
 }
@@ -68,7 +84,8 @@ export class DockerSandboxDriver implements SandboxDriver {
   readonly unsafe = false;
   readonly docker: Docker;
   private readonly prefix: string;
-  private readonly network: string;
+  private readonly storage: WorkspaceStorage;
+  private readonly diskMb: number | undefined;
   private readonly limits: SandboxLimits;
   private readonly user: string;
   private readonly clients = new Map<string, SandboxClient>();
@@ -83,9 +100,12 @@ export class DockerSandboxDriver implements SandboxDriver {
   constructor(private readonly opts: DockerSandboxOptions) {
     this.docker = opts.docker ?? new Docker();
     this.prefix = opts.namePrefix ?? 'h-';
-    this.network = opts.network ?? 'none';
-    this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
     this.user = opts.user ?? '1000:1000';
+    // One disk dir per namespace, so reconcile only ever sees its own images.
+    const disks = opts.diskDir ? new LoopDiskStore(path.join(opts.diskDir, this.prefix.replace(/[^A-Za-z0-9_.-]/g, '_')), this.user) : null;
+    this.storage = new WorkspaceStorage(this.docker, disks);
+    this.diskMb = disks ? (opts.diskMb ?? 2048) || undefined : undefined;
+    this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
     const idle = opts.idleTimeoutMs ?? 15 * 60_000;
     if (idle > 0) {
       this.sweeper = setInterval(() => void this.stopIdle(idle), Math.min(60_000, Math.max(1000, idle / 4)));
@@ -100,10 +120,11 @@ export class DockerSandboxDriver implements SandboxDriver {
   ensure(spec: SandboxSpec, record?: SandboxRecord | null): Promise<SandboxRecord> {
     return this.serialized(spec.workspaceId, async () => {
       if (record) {
-        const network = spec.network ?? record.network;
+        const network = spec.network ?? (record.network === 'egress' ? 'egress' : 'none');
         const limits = spec.limits ?? record.limits;
         if (network !== record.network || JSON.stringify(limits ?? {}) !== JSON.stringify(record.limits ?? {})) {
-          // Network mode and limits are fixed at create: re-create the container on the same volume.
+          // Network access (the egress mount) and limits are fixed at create: re-create the
+          // container on the same volume. A record from before the egress proxy ('bridge') too.
           this.dropClient(record.name);
           await this.docker.getContainer(record.name).remove({ force: true }).catch(ignoreStatus(404));
           return this.startLocked({ ...record, network, limits });
@@ -112,7 +133,11 @@ export class DockerSandboxDriver implements SandboxDriver {
       }
       // A container from an earlier attempt whose record was never saved: adopt it.
       const existing = await this.inspect(this.containerName(spec.workspaceId));
-      if (existing) return this.startLocked(recordFromContainer(spec, existing, this.prefix, this.network));
+      if (existing) {
+        const volume = this.storage.volumeOf(existing.Mounts) ?? `${this.prefix}vol-${spec.workspaceId}`;
+        const diskMb = this.storage.disks?.sizeMb(volume);
+        return this.startLocked(recordFromContainer(spec, existing, volume, diskMb));
+      }
       const warm = await this.claimWarm(spec);
       if (warm) return warm;
       const fresh: SandboxRecord = {
@@ -122,8 +147,9 @@ export class DockerSandboxDriver implements SandboxDriver {
         name: this.containerName(spec.workspaceId),
         volume: `${this.prefix}vol-${spec.workspaceId}`,
         image: this.opts.image,
-        network: spec.network ?? this.network,
+        network: spec.network ?? 'none',
         limits: spec.limits,
+        ...(this.budgetFor(spec) ? { diskMb: this.budgetFor(spec) } : {}),
         createdAt: new Date().toISOString(),
       };
       return this.startLocked(fresh);
@@ -171,7 +197,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     if (inflight) return inflight;
     const p = (async () => {
       const running = await this.inspect(record.name);
-      if (!running?.State.Running || running.State.Restarting) await this.start(record);
+      if (!running?.State.Running || running.State.Restarting || this.storage.needsAttach(record)) await this.start(record);
       const again = this.clients.get(record.name);
       return again && !again.closed ? again : this.openClient(record.name);
     })().finally(() => this.connecting.delete(record.name));
@@ -182,7 +208,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   async claimWarm(spec: SandboxSpec): Promise<SandboxRecord | null> {
     // Warm containers run with the driver's defaults; a workspace asking for another network or
     // other limits gets a cold container (neither can be changed on a running container).
-    if ((spec.network ?? this.network) !== this.network || (spec.limits && Object.keys(spec.limits).length)) return null;
+    if ((spec.network ?? 'none') !== 'none' || (spec.limits && Object.keys(spec.limits).length) || this.budgetFor(spec) !== this.diskMb) return null;
     let entry: WarmEntry | undefined;
     while ((entry = this.pool.shift())) {
       if (entry.client.closed) {
@@ -221,7 +247,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     this.poolFilling = (async () => {
       while (!this.closed && this.pool.length < target) {
         const id = randomBytes(6).toString('hex');
-        const record = poolRecord(`${this.prefix}pool-${id}`, `${this.prefix}vol-pool-${id}`, this.opts.image, this.network);
+        const record = poolRecord(`${this.prefix}pool-${id}`, `${this.prefix}vol-pool-${id}`, this.opts.image, this.diskMb);
         try {
           await this.create(record, { [LABEL_POOL]: '1' });
           await this.docker.getContainer(record.name).start();
@@ -254,7 +280,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     const usedVolumes = new Set<string>();
     for (const c of containers) {
       const name = (c.Names[0] ?? '').replace(/^\//, '');
-      const vol = c.Mounts.find((m) => m.Destination === '/workspace')?.Name;
+      const vol = this.storage.volumeOf(c.Mounts);
       if (knownNames.has(name) || this.clients.has(name)) {
         if (vol) usedVolumes.add(vol);
         continue;
@@ -264,7 +290,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       if (isPool && c.State === 'running' && c.Image === this.opts.image && this.pool.length < (this.opts.poolSize ?? 0) && vol) {
         try {
           const client = await this.openClient(name, false);
-          this.pool.push({ record: poolRecord(name, vol, this.opts.image, this.network), client });
+          this.pool.push({ record: poolRecord(name, vol, this.opts.image, this.diskMb), client });
           usedVolumes.add(vol);
           report.adoptedPool.push(name);
           continue;
@@ -280,13 +306,12 @@ export class DockerSandboxDriver implements SandboxDriver {
         report.removedVolumes.push(vol);
       }
     }
-    const { Volumes } = await this.docker.listVolumes({ filters: { label: this.labelFilters() } });
-    for (const v of Volumes ?? []) {
-      if (knownVolumes.has(v.Name) || usedVolumes.has(v.Name) || report.removedVolumes.includes(v.Name)) continue;
-      report.orphanVolumes.push(v.Name);
+    for (const name of await this.storage.list(this.labelFilters())) {
+      if (knownVolumes.has(name) || usedVolumes.has(name) || report.removedVolumes.includes(name)) continue;
+      report.orphanVolumes.push(name);
       if (this.opts.removeOrphanVolumes) {
-        await this.removeVolume(v.Name);
-        report.removedVolumes.push(v.Name);
+        await this.removeVolume(name);
+        report.removedVolumes.push(name);
       }
     }
     // Reconcile is the startup call: once leftovers are sorted out, warm the pool up.
@@ -312,8 +337,17 @@ export class DockerSandboxDriver implements SandboxDriver {
 
   private async startLocked(record: SandboxRecord): Promise<SandboxRecord> {
     let info = await this.inspect(record.name);
-    if (info && !info.State.Running && !info.State.Restarting && info.Config.Image !== this.opts.image) {
-      // A stopped container of an older image: re-create it on the same volume.
+    if (info && this.storage.needsAttach(record)) {
+      // The host restarted: the disk image is not mounted, and a container Docker brought back
+      // without it sees an empty, unwritable /workspace. Stop it, mount, start it again.
+      this.dropClient(record.name);
+      await this.docker.getContainer(info.Id).stop({ t: 2 }).catch(ignoreStatus(304, 404));
+      await this.storage.prepare(record, {});
+      info = await this.inspect(record.name);
+    }
+    const stale = info && (info.Config.Image !== this.opts.image || (info.HostConfig.Runtime ?? 'runc') !== (this.opts.runtime ?? 'runc'));
+    if (info && stale && !info.State.Running && !info.State.Restarting) {
+      // A stopped container of an older image or another runtime: re-create it on the same volume.
       await this.docker.getContainer(info.Id).remove({ force: true }).catch(ignoreStatus(404));
       info = null;
     }
@@ -343,7 +377,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       ...this.opts.extraLabels,
       ...extra,
     };
-    await this.docker.createVolume({ Name: record.volume, Labels: labels }).catch(ignoreStatus(409));
+    const workspace = await this.storage.prepare(record, labels);
     let socketDir: string | undefined;
     if (this.opts.hostSocketDir) {
       const [uid, gid] = this.user.split(':').map(Number);
@@ -357,11 +391,25 @@ export class DockerSandboxDriver implements SandboxDriver {
       user: this.user,
       limits: { ...this.limits, ...record.limits },
       labels,
+      workspace,
       hostSocketDir: socketDir,
+      egressHostDir: record.network === 'egress' ? this.egressDir(record) : undefined,
+      runtime: this.opts.runtime,
     });
     await this.docker.createContainer(createOptions).catch(ignoreStatus(409));
   }
 
+
+  private egressDir(record: SandboxRecord): string {
+    if (!this.opts.egressSocketDir) throw new Error('network access needs the egress proxy (egressSocketDir is not set)');
+    return path.join(this.opts.egressSocketDir, record.workspaceId);
+  }
+
+  /** The disk budget a new volume for this spec gets (undefined: none). */
+  private budgetFor(spec: SandboxSpec): number | undefined {
+    if (!this.storage.disks) return undefined;
+    return (spec.diskMb ?? this.diskMb) || undefined;
+  }
 
   private socketDir(name: string): string {
     return path.join(this.opts.hostSocketDir as string, name);
@@ -378,7 +426,7 @@ export class DockerSandboxDriver implements SandboxDriver {
           ? await openUnixSocketStream(path.join(this.socketDir(name), 'sandboxd.sock'), 5000)
           : await openDockerExecStream(this.docker, name, this.user);
         const s = stream;
-        const client = new SandboxClient(s.input, s.output, () => s.dispose?.());
+        const client = new SandboxClient(s.input, s.output, () => s.dispose?.(), { maxLineBytes: this.opts.rpcMaxLineBytes });
         await withTimeout(client.call('health', {}), 10_000);
         if (register) {
           this.clients.set(name, client);
@@ -472,7 +520,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   private removeVolume(name: string): Promise<void> {
-    return removeVolume(this.docker, name);
+    return this.storage.remove(name);
   }
 
   /**

@@ -8,3 +8,6 @@ export * from './sandbox-image';
 export * from './sandbox-record.schema';
 export * from './sandbox-driver.factory';
 export * from './container-spec';
+export * from './loop-disk';
+export * from './sandbox-runtime';
+export * from './workspace-storage';

@@ -19,6 +19,8 @@ export interface LocalSandboxOptions {
    * into a temp dir; otherwise dist/sandboxd/sandboxd.js.
    */
   sandboxdPath?: string;
+  /** Longest JSON-RPC line accepted from a sandbox (default HOST_RPC_MAX_LINE_BYTES). */
+  rpcMaxLineBytes?: number;
 }
 
 export class LocalSandboxRefusedError extends Error {
@@ -119,7 +121,7 @@ export class LocalSandboxDriver implements SandboxDriver {
   /** Connects to the directory's daemon; `waitMs` 0 = one attempt (is one running?). */
   private async openClient(record: SandboxRecord, waitMs: number): Promise<SandboxClient> {
     const s = await openUnixSocketStream(this.socketPath(record), waitMs);
-    const client = new SandboxClient(s.input, s.output, () => s.dispose?.());
+    const client = new SandboxClient(s.input, s.output, () => s.dispose?.(), { maxLineBytes: this.opts.rpcMaxLineBytes });
     await client.call('health', {});
     this.clients.set(record.name, client);
     client.on('close', () => {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { Logger } from '@nestjs/common';
 import type { Readable, Writable } from 'node:stream';
 import {
   RpcError,
@@ -22,6 +23,16 @@ const WORKSPACE_CODES = new Set<string>([
   'UNAVAILABLE',
   'IO_ERROR',
 ]);
+
+/**
+ * Longest JSON-RPC line the host accepts from a sandbox by default (SANDBOX_RPC_MAX_LINE_BYTES):
+ * what a sandbox sends is untrusted, and a line is held whole until its newline arrives.
+ */
+export const HOST_RPC_MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+export interface SandboxClientOptions {
+  maxLineBytes?: number;
+}
 
 /** Protocol error -> WorkspaceError (codes outside the workspace set become IO_ERROR). */
 export function toWorkspaceError(e: unknown): Error {
@@ -79,9 +90,15 @@ export class SandboxClient extends EventEmitter<{ close: [Error | undefined]; 'f
   readonly peer: RpcPeer;
   private readonly terminals = new Map<string, SandboxTerminal>();
 
-  constructor(input: Readable, output: Writable, private readonly onDispose?: () => void) {
+  private static readonly logger = new Logger('SandboxClient');
+
+  constructor(input: Readable, output: Writable, private readonly onDispose?: () => void, options: SandboxClientOptions = {}) {
     super();
-    this.peer = new RpcPeer(input, output);
+    this.peer = new RpcPeer(input, output, {
+      maxLineBytes: options.maxLineBytes ?? HOST_RPC_MAX_LINE_BYTES,
+      onLineTooLong: (info) =>
+        SandboxClient.logger.error(info, 'a sandbox sent a JSON-RPC line over the host cap; connection reset, calls in flight failed'),
+    });
     this.peer.onNotification('pty.output', (p: PtyOutputNotification) => this.terminals.get(p.ptyId)?.deliver(p.data));
     this.peer.onNotification('pty.exit', (p: PtyExitNotification) => {
       const t = this.terminals.get(p.ptyId);

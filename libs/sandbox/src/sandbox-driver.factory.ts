@@ -15,7 +15,6 @@ export const SANDBOX_ENV = {
   H_SANDBOX_IMAGE: 'image tag; default: build/reuse with infra/sandbox/build-image.sh',
   H_SANDBOX_POOL_SIZE: 'warm containers kept ready (default 0)',
   H_SANDBOX_IDLE_MS: 'stop a sandbox after this long without use (default 900000; 0 = never)',
-  H_SANDBOX_NETWORK: 'default network mode (default none)',
   H_SANDBOX_CPUS: 'CPU cores per sandbox (default 1)',
   H_SANDBOX_MEMORY_MB: 'memory per sandbox in MiB (default 1024)',
   H_SANDBOX_PIDS: 'process limit per sandbox (default 512)',
@@ -53,7 +52,6 @@ export async function createSandboxDriver(options: { multiUser: boolean; env?: N
     image: env.H_SANDBOX_IMAGE || (await ensureSandboxImage()),
     poolSize: num(env, 'H_SANDBOX_POOL_SIZE') ?? 0,
     idleTimeoutMs: num(env, 'H_SANDBOX_IDLE_MS'),
-    network: env.H_SANDBOX_NETWORK || undefined,
     hostSocketDir: env.H_SANDBOX_SOCKET_DIR || undefined,
     limits,
   });

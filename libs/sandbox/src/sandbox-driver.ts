@@ -26,10 +26,18 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
 export interface SandboxSpec {
   workspaceId: string;
   teamId: string;
-  /** Docker network mode: 'none' (default, no network at all) or e.g. 'bridge'. */
-  network?: string;
+  /**
+   * 'none' (default): no network at all. 'egress': still no network interface but loopback, plus
+   * the host egress proxy's socket mounted into the sandbox (HTTP(S)_PROXY inside).
+   */
+  network?: SandboxNetwork;
   limits?: Partial<SandboxLimits>;
+  /** Disk budget of /workspace in MiB (default: the driver's; 0 = none). Fixed when the volume is created. */
+  diskMb?: number;
 }
+
+/** Every sandbox runs with Docker's `--network none`; 'egress' only adds the proxy socket. */
+export type SandboxNetwork = 'none' | 'egress';
 
 /**
  * Which sandbox belongs to which workspace: plain JSON for the caller to persist (the driver keeps
@@ -44,8 +52,11 @@ export interface SandboxRecord {
   volume: string;
   containerId?: string;
   image?: string;
+  /** 'none' | 'egress' (records from before the egress proxy may say 'bridge': re-created). */
   network: string;
   limits?: Partial<SandboxLimits>;
+  /** The volume's disk budget (a loop-mounted image of this size); absent: a plain Docker volume. */
+  diskMb?: number;
   createdAt: string;
   /** True when nothing isolates the sandbox from the host (local driver). */
   unsafe?: boolean;

@@ -20,6 +20,7 @@ export const sandboxRecordSchema = z.object({
     })
     .partial()
     .optional(),
+  diskMb: z.number().int().positive().optional(),
   createdAt: z.string(),
   unsafe: z.boolean().optional(),
 });

@@ -9,6 +9,7 @@ import {
   type GrepResult,
   type ListOptions,
   type ListResult,
+  type ReadOptions,
   type Workspace,
 } from '@h/contracts';
 import { RpcError, WORKSPACE_ROOT, type SandboxMethod, type SandboxMethods } from '@h/sandbox-protocol';
@@ -16,6 +17,9 @@ import { toWorkspaceError, type SandboxClient } from './sandbox-client';
 
 /** Supplies a connected client; for a driver, `() => driver.connect(record)` (starts on demand). */
 export type SandboxClientProvider = () => Promise<SandboxClient>;
+
+/** Largest file read from a sandbox in one call unless the owner says otherwise (SANDBOX_READ_MAX_BYTES). */
+export const DEFAULT_READ_MAX_BYTES = 10 * 1024 * 1024;
 
 // Calls that can be repeated safely after the connection dropped (daemon restarted, idle stop).
 const IDEMPOTENT = new Set<SandboxMethod>(['fs.read', 'fs.stat', 'fs.list', 'fs.find', 'fs.grep', 'fs.mkdir', 'fs.write']);
@@ -26,17 +30,29 @@ const IDEMPOTENT = new Set<SandboxMethod>(['fs.read', 'fs.stat', 'fs.list', 'fs.
  */
 export class SandboxWorkspace implements Workspace {
   readonly root = WORKSPACE_ROOT;
+  private readonly readMaxBytes: number;
 
-  constructor(private readonly clients: SandboxClientProvider) {}
+  /** @param options.readMaxBytes the host's cap on one file read (SANDBOX_READ_MAX_BYTES), sent with every read */
+  constructor(
+    private readonly clients: SandboxClientProvider,
+    options: { readMaxBytes?: number } = {},
+  ) {
+    this.readMaxBytes = options.readMaxBytes ?? DEFAULT_READ_MAX_BYTES;
+  }
 
-  async readFile(path: string): Promise<Uint8Array> {
-    const r = await this.call('fs.read', { path, encoding: 'base64' });
+  async readFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
+    const r = await this.call('fs.read', { path, encoding: 'base64', maxBytes: this.maxBytes(options) });
     const b = Buffer.from(r.content, 'base64');
     return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   }
 
-  async readTextFile(path: string): Promise<string> {
-    return (await this.call('fs.read', { path, encoding: 'utf8' })).content;
+  async readTextFile(path: string, options: ReadOptions = {}): Promise<string> {
+    return (await this.call('fs.read', { path, encoding: 'utf8', maxBytes: this.maxBytes(options) })).content;
+  }
+
+  // The daemon's own default (50 MiB) is not the host's to rely on: every read names its limit.
+  private maxBytes(options: ReadOptions): number {
+    return Math.min(options.maxBytes ?? this.readMaxBytes, this.readMaxBytes);
   }
 
   async writeFile(path: string, content: string | Uint8Array): Promise<void> {

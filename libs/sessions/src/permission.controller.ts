@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@h/http';
 import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
 import { PermissionService } from './permission.service';
-import { PermissionDecisionDto, PermissionDto, PermissionListDto, TeamUsageDto, UsageQueryDto } from './session.dto';
+import { PermissionDecisionDto, PermissionDto, PermissionListDto, PermissionsQueryDto, TeamUsageDto, UsageQueryDto } from './session.dto';
 import { UsageService } from './usage.service';
 
 @ApiTags('permissions')
@@ -17,10 +17,9 @@ export class PermissionController {
 
   @Get('sessions/:id/permissions')
   @Access('session', 'id', 'viewer')
-  @ApiQuery({ name: 'status', required: false, enum: ['pending'] })
   @ApiOkResponse({ type: PermissionListDto })
-  listPermissions(@Param('id') id: string, @Query('status') status?: string): Promise<PermissionListDto> {
-    return this.permissions.list(id, status === 'pending' ? 'pending' : undefined);
+  listPermissions(@Param('id') id: string, @Query() query: PermissionsQueryDto): Promise<PermissionListDto> {
+    return this.permissions.list(id, query.status);
   }
 
   @Post('permissions/:id')

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 export const PERMISSION_MODES = ['approve', 'bypass', 'skip'] as const;
 export const MODELS = ['deepseek-v4-flash', 'deepseek-v4-pro', 'deepseek-chat', 'deepseek-reasoner'] as const;
@@ -14,7 +14,7 @@ export class CreateSessionDto {
   @MaxLength(120)
   title?: string;
 
-  @ApiPropertyOptional({ description: 'Model id from the catalog (built in, or MODEL_CATALOG); default DEFAULT_MODEL', example: 'deepseek-v4-flash' })
+  @ApiPropertyOptional({ maxLength: 80, pattern: '^[\\w.:-]{1,80}$', description: 'Model id from the catalog (built in, or MODEL_CATALOG); default DEFAULT_MODEL', example: 'deepseek-v4-flash' })
   @IsOptional()
   @IsString()
   @Matches(/^[\w.:-]{1,80}$/, { message: 'model must be a model id such as deepseek-v4-flash' })
@@ -30,10 +30,11 @@ export class CreateSessionDto {
   @IsIn(PERMISSION_MODES)
   permissionMode?: (typeof PERMISSION_MODES)[number];
 
-  @ApiPropertyOptional({ minimum: 1, description: 'Model requests one run may make, over all its segments; default AGENT_MAX_STEPS, at most AGENT_MAX_STEPS_LIMIT' })
+  @ApiPropertyOptional({ minimum: 1, maximum: 10_000, description: 'Model requests one run may make, over all its segments; default AGENT_MAX_STEPS, at most AGENT_MAX_STEPS_LIMIT' })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(10_000)
   maxSteps?: number;
 }
 
@@ -127,14 +128,14 @@ export class RunListDto {
 }
 
 export class EventsQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Return events with seq greater than this' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0, description: 'Return events with seq greater than this' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
   after?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 200 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 200 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -144,7 +145,7 @@ export class EventsQueryDto {
 }
 
 export class StreamQueryDto {
-  @ApiPropertyOptional({ minimum: 0, description: 'Resume after this seq (Last-Event-ID wins when both are sent)' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Resume after this seq (Last-Event-ID wins when both are sent)' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -174,6 +175,7 @@ export class PermissionDecisionDto {
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replacement tool input (allow only)' })
   @IsOptional()
+  @IsObject({ message: 'updatedInput must be a JSON object' })
   updatedInput?: Record<string, unknown>;
 
   @ApiPropertyOptional({ maxLength: 2000, description: 'Told to the agent with the decision' })
@@ -201,10 +203,17 @@ export class PermissionListDto {
 }
 
 export class UsageQueryDto {
-  @ApiPropertyOptional({ example: '2026-11', description: 'Calendar month (UTC); default the current one' })
+  @ApiPropertyOptional({ example: '2026-11', pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'Calendar month (UTC); default the current one' })
   @IsOptional()
   @Matches(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'month must look like 2026-11' })
   month?: string;
+}
+
+export class PermissionsQueryDto {
+  @ApiPropertyOptional({ enum: ['pending'], description: 'Only the requests still waiting for a decision' })
+  @IsOptional()
+  @IsIn(['pending'])
+  status?: 'pending';
 }
 
 export class TeamUsageDto extends UsageDto {

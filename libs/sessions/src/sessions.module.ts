@@ -11,11 +11,12 @@ import { SessionGateway } from './realtime/session.gateway';
 import { RunService } from './run.service';
 import { SessionController } from './session.controller';
 import { SessionService } from './session.service';
+import { ToolOutputController } from './tool-output.controller';
 import { UsageService } from './usage.service';
 
 @Module({
   imports: [IdentityModule, RunsModule],
-  controllers: [SessionController, EventController, PermissionController],
+  controllers: [SessionController, EventController, PermissionController, ToolOutputController],
   providers: [SessionService, RunService, PermissionService, UsageService, SessionStreamHub, SessionGateway, LiveAccessService],
   exports: [SessionStreamHub],
 })

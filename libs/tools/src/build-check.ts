@@ -1,6 +1,7 @@
 // read_problems' fallback until language servers arrive: the seed's project auto-detection table
 // picks a build/lint command from marker files; a non-zero exit means errors.
 import type { Workspace } from '@h/contracts';
+import { capForMatch } from '@h/patterns';
 
 export interface BuildCheck {
   command: string;
@@ -29,7 +30,7 @@ export async function detectBuildCheck(ws: Workspace): Promise<BuildCheck | null
   if (await exists(ws, 'package.json')) {
     // --no-install: these machines (and sandboxes) have no internet; never let npx download.
     if (await exists(ws, 'tsconfig.json')) return { marker: 'tsconfig.json', command: 'npx --no-install tsc --noEmit 2>&1' };
-    const pkg = await ws.readTextFile('package.json').catch(() => '{}');
+    const pkg = await ws.readTextFile('package.json', { maxBytes: 1024 * 1024 }).catch(() => '{}');
     let scripts: Record<string, unknown> = {};
     try {
       scripts = (JSON.parse(pkg) as { scripts?: Record<string, unknown> }).scripts ?? {};
@@ -55,7 +56,8 @@ export async function detectBuildCheck(ws: Workspace): Promise<BuildCheck | null
 /** Counts error lines in build output; at least 1 when the command failed. */
 export function countErrors(output: string, exitCode: number | null): { errors: number; warnings: number } {
   // "> cmd" lines are npm echoing the script itself, not diagnostics.
-  const lines = output.split('\n').filter((l) => !l.startsWith('> '));
+  // Lines are capped: `\S+:` backtracks quadratically on a long line of the sandbox's output.
+  const lines = output.split('\n').filter((l) => !l.startsWith('> ')).map(capForMatch);
   const errors = lines.filter((l) => /\berror\b|\berr!|^\s*\S+:\d+:\d+: error/i.test(l)).length;
   const warnings = lines.filter((l) => /\bwarn(ing)?\b/i.test(l)).length;
   return { errors: exitCode === 0 ? 0 : Math.max(1, errors), warnings };

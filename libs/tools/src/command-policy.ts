@@ -3,7 +3,12 @@
 // points the model at a terminal instead. The command line is tokenized as a shell does
 // (shell-quote), and only the programs that run are judged: a '&' or the word "serve" inside a
 // quoted argument (`curl "…?a=1&b=2"`, `git log --grep serve`) is data, not a server.
+// The command is the model's text: only its first POLICY_MAX_CHARS are judged (a longer one is
+// almost always a heredoc writing a file, and what it starts is decided by its first line anyway).
+import { MAX_MATCH_LINE_CHARS } from '@h/patterns';
 import { parse, type ParseEntry } from 'shell-quote';
+
+const POLICY_MAX_CHARS = MAX_MATCH_LINE_CHARS * 4;
 
 type Argv = readonly string[];
 
@@ -37,7 +42,7 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash']);
 
 /** Why `command` must not run in run_command, or null when it may. */
 export function longRunningReason(command: string): string | null {
-  const tokens = tokenize(command);
+  const tokens = tokenize(command.slice(0, POLICY_MAX_CHARS));
   if (tokens.some((t) => isOp(t, '&'))) return 'puts a process in the background (&)';
   for (const cmd of simpleCommands(tokens)) {
     const reason = judge(cmd);

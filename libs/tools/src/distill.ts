@@ -1,9 +1,13 @@
 // Tool-result distillation (seed: Token Optimization §4): bulky command output is replaced by its
 // key lines — errors, warnings, failures, assertion details, URLs, success and summary lines —
 // while the full text stays in the OutputStore for read_command_output.
+// The output is the sandbox's: these fixed JS patterns backtrack polynomially on long lines
+// (`\S+:\d+:\d+` on a megabyte without a colon), so each line is capped (capForMatch) first.
+import { capForMatch } from '@h/patterns';
 
+// An OSC sequence ends at BEL or ST (ESC \); stopping at any ESC keeps a run of unterminated ones linear.
 // eslint-disable-next-line no-control-regex -- ANSI escapes are control characters by definition
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
+const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 // Three tiers, filled in order, so that hundreds of "PASS" lines never crowd out one failure.
 const TIERS: RegExp[] = [
@@ -47,7 +51,7 @@ export function distillOutput(raw: string, options: DistillOptions = {}): Distil
   const maxChars = options.maxChars ?? 2000;
   const maxLines = options.maxLines ?? 24;
   const tail = options.tailLines ?? 4;
-  const text = stripAnsi(raw).replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+  const text = trimTrailingNewlines(stripAnsi(raw).replace(/\r\n?/g, '\n'));
   const lines = text.split('\n');
   if (text.length <= maxChars && lines.length <= maxLines * 2) {
     return { text, distilled: false, totalLines: lines.length };
@@ -62,7 +66,7 @@ export function distillOutput(raw: string, options: DistillOptions = {}): Distil
   };
   const nonEmpty = lines.map((l, i) => (l.trim() ? i : -1)).filter((i) => i >= 0);
   for (const i of nonEmpty.slice(-tail)) take(i);
-  for (const tier of TIERS) for (const i of nonEmpty) if (tier.test(lines[i])) take(i);
+  for (const tier of TIERS) for (const i of nonEmpty) if (tier.test(capForMatch(lines[i]))) take(i);
   const out: string[] = [];
   let previous = -1;
   for (const i of [...keep].sort((a, b) => a - b)) {
@@ -71,4 +75,11 @@ export function distillOutput(raw: string, options: DistillOptions = {}): Distil
     previous = i;
   }
   return { text: out.join('\n'), distilled: true, totalLines: lines.length };
+}
+
+// Not /\n+$/: V8 retries that from every newline of a run, quadratic in the run's length.
+function trimTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return end === text.length ? text : text.slice(0, end);
 }

@@ -11,7 +11,7 @@ export {
   type ToolSpec,
 } from './tool.types';
 export { ToolRegistry, CORE_TOOLS } from './tool.registry';
-export { OutputStore, type StoredOutput } from './output.store';
+export { capUtf8, DEFAULT_OUTPUT_MAX_BYTES, MemoryOutputStore, type NewOutput, type OutputStore, type StoredOutput, type StoredOutputRef } from './output.store';
 export { distillOutput, stripAnsi, type Distilled, type DistillOptions } from './distill';
 export { isSecretPath } from './secret-paths';
 export { longRunningReason } from './command-policy';

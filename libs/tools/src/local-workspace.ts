@@ -17,10 +17,12 @@ import {
   type GrepResult,
   type ListOptions,
   type ListResult,
+  type ReadOptions,
   type Workspace,
 } from '@h/contracts';
+import { compileUserPattern, MatchBudget, SEARCH_BUDGET_MS, type LinearPattern } from '@h/patterns';
 // Globs, skipped directories, the command environment: the same rules as sandboxd's.
-import { commandEnv, escapeRegExp, globToRegExp, matchesGlob, nameMatcher, SKIPPED_DIRECTORIES } from '@h/workspace-fs';
+import { commandEnv, compileGlob, InvalidGlobError, matchesGlob, nameMatcher, SKIPPED_DIRECTORIES } from '@h/workspace-fs';
 
 const MAX_READ_BYTES = 20 * 1024 * 1024;
 const MAX_GREP_FILE_BYTES = 2 * 1024 * 1024;
@@ -47,16 +49,17 @@ export class LocalWorkspace implements Workspace {
     this.root = (options.displayRoot ?? '/workspace').replace(/\/+$/, '') || '/';
   }
 
-  async readFile(path: string): Promise<Uint8Array> {
+  async readFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
     const { abs, rel } = await this.resolve(path);
     const st = await this.statOrThrow(abs, rel);
     if (st.isDirectory()) throw new WorkspaceError('IS_DIRECTORY', `${rel} is a directory`);
-    if (st.size > MAX_READ_BYTES) throw new WorkspaceError('TOO_LARGE', `${rel} is ${st.size} bytes`);
+    const max = Math.min(options.maxBytes ?? MAX_READ_BYTES, MAX_READ_BYTES);
+    if (st.size > max) throw new WorkspaceError('TOO_LARGE', `${rel} is ${st.size} bytes, over the ${max}-byte limit`);
     return fs.readFile(abs).catch((e) => this.fail(e, rel));
   }
 
-  async readTextFile(path: string): Promise<string> {
-    return Buffer.from(await this.readFile(path)).toString('utf8');
+  async readTextFile(path: string, options: ReadOptions = {}): Promise<string> {
+    return Buffer.from(await this.readFile(path, options)).toString('utf8');
   }
 
   async writeFile(path: string, content: string | Uint8Array): Promise<void> {
@@ -119,7 +122,7 @@ export class LocalWorkspace implements Workspace {
     const { abs, rel } = await this.resolve(options.path ?? '');
     await this.statOrThrow(abs, rel);
     const max = options.maxResults ?? 1000;
-    const matches = nameMatcher(pattern);
+    const matches = orInvalidGlob(() => nameMatcher(pattern));
     const found: string[] = [];
     for await (const entry of this.walk(rel, true)) {
       if (matches(entry)) {
@@ -130,30 +133,34 @@ export class LocalWorkspace implements Workspace {
     return found;
   }
 
+  /** A glob (on RE2, like every pattern from the model), else a case-insensitive substring. */
   async grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
-    const source = options.fixedString ? escapeRegExp(pattern) : pattern;
-    let re: RegExp;
+    let re: ReturnType<typeof compileUserPattern>;
     try {
-      re = new RegExp(source, options.ignoreCase ? 'i' : '');
+      re = compileUserPattern(pattern, { ignoreCase: options.ignoreCase, fixedString: options.fixedString });
     } catch (e) {
       throw new WorkspaceError('IO_ERROR', `invalid regular expression: ${(e as Error).message}`);
     }
     const { abs, rel } = await this.resolve(options.path ?? '');
     const st = await this.statOrThrow(abs, rel);
     const max = options.maxResults ?? 500;
-    const glob = options.glob ? globToRegExp(options.glob) : null;
+    const glob = options.glob ? globOrFail(options.glob) : null;
     const globSlash = options.glob?.includes('/') ?? false;
     const files = st.isDirectory() ? this.walkFiles(rel) : single(rel);
     const matches: GrepResult['matches'] = [];
+    // This runs on the worker's event loop: yield regularly, and stop (truncated) at the budget.
+    const budget = new MatchBudget(SEARCH_BUDGET_MS);
     for await (const file of files) {
       if (glob && !matchesGlob(file, glob, globSlash)) continue;
       const text = await this.readSearchable(file);
       if (text === null) continue;
       const lines = text.split('\n');
       for (let i = 0; i < lines.length; i++) {
-        const m = re.exec(lines[i]);
-        if (!m) continue;
-        matches.push({ path: file, line: i + 1, column: m.index + 1, text: lines[i] });
+        await budget.pace();
+        if (budget.expired) return { matches, truncated: true };
+        const at = re.search(lines[i]);
+        if (at < 0) continue;
+        matches.push({ path: file, line: i + 1, column: at + 1, text: lines[i] });
         if (matches.length >= max) return { matches, truncated: true };
       }
     }
@@ -308,6 +315,19 @@ export class LocalWorkspace implements Workspace {
     const buf = await fs.readFile(abs).catch(() => null);
     if (!buf || buf.subarray(0, 8000).includes(0)) return null;
     return buf.toString('utf8');
+  }
+}
+
+function globOrFail(glob: string): LinearPattern {
+  return orInvalidGlob(() => compileGlob(glob));
+}
+
+function orInvalidGlob<T>(compile: () => T): T {
+  try {
+    return compile();
+  } catch (e) {
+    if (e instanceof InvalidGlobError) throw new WorkspaceError('IO_ERROR', e.message);
+    throw e;
   }
 }
 

@@ -2,6 +2,7 @@
 // ### Verification, ### Outcome, plus ### Todo Progress when todos exist) and carry concrete
 // details. Vague or thought-process summaries are rejected with reasons the model can act on.
 import type { AgentTodo } from '@h/contracts';
+import { capForMatch } from '@h/patterns';
 
 export const SUMMARY_SECTIONS = ['Changes Made', 'Verification', 'Outcome'] as const;
 export const TODO_SECTION = 'Todo Progress';
@@ -24,7 +25,8 @@ export function parseSections(summary: string): Map<string, string[]> {
   const sections = new Map<string, string[]>();
   let current: string[] | null = null;
   for (const line of summary.split('\n')) {
-    const heading = /^\s*#{2,4}\s+(.+?)\s*:?\s*$/.exec(line);
+    // The summary is the model's text: lines are capped before these backtracking patterns run.
+    const heading = /^\s*#{2,4}\s+(.+?)\s*:?\s*$/.exec(capForMatch(line));
     if (heading) {
       current = [];
       sections.set(normalize(heading[1]), current);
@@ -53,11 +55,11 @@ export function validateSummary(summary: string, todos: AgentTodo[]): string[] {
     if (!joined || VAGUE.some((re) => re.test(joined))) problems.push(`"### ${name}" is empty or vague`);
   }
   const changes = sections.get(normalize('Changes Made'))?.join('\n') ?? '';
-  if (changes && !FILE_REF.test(changes) && !NO_CHANGES.test(changes)) {
+  if (changes && !anyLine(FILE_REF, changes) && !anyLine(NO_CHANGES, changes)) {
     problems.push('"### Changes Made" names no file (use "- path: what changed", or "- No files changed")');
   }
   const verification = sections.get(normalize('Verification'))?.join('\n') ?? '';
-  if (verification && !RESULT_WORD.test(verification)) {
+  if (verification && !anyLine(RESULT_WORD, verification)) {
     problems.push('"### Verification" gives no result (which build/test/check ran and what it showed)');
   }
   const progress = sections.get(normalize(TODO_SECTION));
@@ -105,6 +107,10 @@ function todoProgressProblems(lines: string[], todos: AgentTodo[]): string[] {
     }
   });
   return problems;
+}
+
+function anyLine(re: RegExp, text: string): boolean {
+  return text.split('\n').some((line) => re.test(capForMatch(line)));
 }
 
 function normalize(heading: string): string {

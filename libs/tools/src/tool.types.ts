@@ -1,6 +1,6 @@
 import type { AgentTodo, Workspace } from '@h/contracts';
 import type { z } from 'zod';
-import type { OutputStore } from './output.store';
+import type { OutputStore, StoredOutputRef } from './output.store';
 
 /** What a permission layer asks about: reads run freely; write, delete and command may need approval. */
 export type ToolCategory = 'read' | 'write' | 'delete' | 'command';
@@ -33,6 +33,8 @@ export interface ToolContext {
   workspace: Workspace;
   signal: AbortSignal;
   outputs: OutputStore;
+  /** The tool call being executed (stored with its output). */
+  callId?: string;
   state: RunToolState;
   /** Diagnostics from language servers, when a sandbox provides them; null means "none cached". */
   diagnostics?: () => Promise<ProblemReport | null>;
@@ -54,8 +56,8 @@ export interface ToolResult {
   isError?: boolean;
   /** Structured result for the UI and events (never sent to the model). */
   data?: unknown;
-  /** Set when `text` is a distillation of a longer output kept in the OutputStore. */
-  outputId?: number;
+  /** Set when `text` is a distillation of a longer output kept in the OutputStore (`[cmd #id]`). */
+  output?: StoredOutputRef;
 }
 
 export interface AgentTool<I = any> {

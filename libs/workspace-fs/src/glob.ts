@@ -1,8 +1,19 @@
 // One glob dialect for every driver. Patterns without a '/' match the base name ("*.ts");
-// patterns with one match the whole relative path ("src/**/*.ts").
+// patterns with one match the whole relative path ("src/**/*.ts"). Globs come from the model:
+// "*a*a*a*b" as a JS RegExp backtracks polynomially on every path of a walk, so they compile to
+// RE2 (linear time, @h/patterns) like every other untrusted pattern; one too large to compile is
+// refused with InvalidGlobError (callers map it to their own error).
+import { compileLinear, type LinearPattern } from '@h/patterns';
 
-/** Translates a shell-style glob ("*.ts", "src/**\/*.spec.ts", "{a,b}.json", "[!.]*") to an anchored RegExp. */
-export function globToRegExp(glob: string, ignoreCase = false): RegExp {
+export class InvalidGlobError extends Error {
+  constructor(why: string) {
+    super(`invalid glob: ${why}`);
+    this.name = 'InvalidGlobError';
+  }
+}
+
+/** Compiles a shell-style glob ("*.ts", "src/**\/*.spec.ts", "{a,b}.json", "[!.]*") to an anchored linear-time pattern. */
+export function compileGlob(glob: string, ignoreCase = false): LinearPattern {
   let re = '';
   let inBraces = 0;
   for (let i = 0; i < glob.length; i++) {
@@ -42,7 +53,11 @@ export function globToRegExp(glob: string, ignoreCase = false): RegExp {
       }
     } else re += escapeRegExp(c);
   }
-  return new RegExp(`^${re}$`, ignoreCase ? 'i' : '');
+  try {
+    return compileLinear(`^${re}$`, { ignoreCase });
+  } catch (e) {
+    throw new InvalidGlobError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 export function isGlob(pattern: string): boolean {
@@ -50,8 +65,8 @@ export function isGlob(pattern: string): boolean {
 }
 
 /** Matches a relative '/'-separated path against a glob (its base name when the glob has no '/'). */
-export function matchesGlob(relPath: string, glob: string | RegExp, globHasSlash?: boolean): boolean {
-  const re = typeof glob === 'string' ? globToRegExp(glob) : glob;
+export function matchesGlob(relPath: string, glob: string | LinearPattern, globHasSlash?: boolean): boolean {
+  const re = typeof glob === 'string' ? compileGlob(glob) : glob;
   const slash = globHasSlash ?? (typeof glob === 'string' ? glob.includes('/') : false);
   const subject = slash ? relPath : relPath.slice(relPath.lastIndexOf('/') + 1);
   return re.test(subject);
@@ -59,12 +74,12 @@ export function matchesGlob(relPath: string, glob: string | RegExp, globHasSlash
 
 /**
  * The search_files rule (seed): entries whose name, or for patterns with '/' the relative path,
- * matches a glob or contains the text, case-insensitively.
+ * matches a glob or contains the text, case-insensitively. Throws InvalidGlobError.
  */
 export function nameMatcher(pattern: string): (entry: { name: string; path: string }) => boolean {
   const byPath = pattern.includes('/');
   if (isGlob(pattern)) {
-    const re = globToRegExp(pattern, true);
+    const re = compileGlob(pattern, true);
     return (e) => re.test(byPath ? e.path : e.name);
   }
   const needle = pattern.toLowerCase();

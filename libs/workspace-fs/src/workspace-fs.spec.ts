@@ -1,6 +1,6 @@
-import { applyExactEdit, commandEnv, globToRegExp, isGlob, isInSkippedDirectory, matchesGlob, nameMatcher } from './index';
+import { applyExactEdit, commandEnv, compileGlob, InvalidGlobError, isGlob, isInSkippedDirectory, matchesGlob, nameMatcher } from './index';
 
-describe(globToRegExp.name, () => {
+describe(compileGlob.name, () => {
   it.each([
     ['*.ts', 'a.ts', true],
     ['*.ts', 'dir/a.ts', false],
@@ -16,15 +16,19 @@ describe(globToRegExp.name, () => {
     ['{a.txt', '{a.txt', true],
     ['*.TS', 'a.ts', false],
   ])('should match %s against %s -> %s', (glob, path, expected) => {
-    expect(globToRegExp(glob).test(path)).toBe(expected);
+    expect(compileGlob(glob).test(path)).toBe(expected);
   });
 
   it('should fold case only when asked, and match base names unless the glob has a slash', () => {
-    expect(globToRegExp('*.TS', true).test('a.ts')).toBe(true);
+    expect(compileGlob('*.TS', true).test('a.ts')).toBe(true);
     expect(matchesGlob('src/deep/a.ts', '*.ts')).toBe(true);
     expect(matchesGlob('src/deep/a.ts', 'src/*.ts')).toBe(false);
     expect(isGlob('*.ts')).toBe(true);
     expect(isGlob('service')).toBe(false);
+  });
+
+  it('should refuse a glob too large to compile instead of running it', () => {
+    expect(() => compileGlob(`${'?'.repeat(1500)}*`)).toThrow(InvalidGlobError);
   });
 });
 

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiBadRequestResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@h/http';
 import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
-import { CreateWorkspaceDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
+import { CreateWorkspaceDto, EgressLogDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
 import { WorkspaceService } from './workspace.service';
 
 @ApiTags('workspaces')
@@ -48,6 +48,13 @@ export class WorkspaceController {
     @ClientIp() ip: string | null,
   ): Promise<WorkspaceDto> {
     return this.workspaces.update(principal, access, id, body, ip);
+  }
+
+  @Get('workspaces/:id/egress-log')
+  @Access('workspace', 'id', 'admin')
+  @ApiOkResponse({ type: EgressLogDto, description: "The sandbox's latest 100 connections through the egress proxy, allowed and refused" })
+  listWorkspaceEgress(@CurrentAccess() access: AccessGrant, @Param('id') id: string): Promise<EgressLogDto> {
+    return this.workspaces.listEgress(access, id);
   }
 
   @Delete('workspaces/:id')

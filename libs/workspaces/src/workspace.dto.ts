@@ -1,5 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+
+/** Entries of a workspace's egress allowlist at most. */
+export const MAX_ALLOWED_HOSTS = 100;
 
 export class CreateWorkspaceDto {
   @ApiProperty({ example: 'billing-service', minLength: 1, maxLength: 80 })
@@ -31,10 +34,25 @@ export class UpdateWorkspaceDto {
   @MaxLength(500)
   description?: string;
 
-  @ApiPropertyOptional({ description: 'Give the sandbox network access (admins only)' })
+  @ApiPropertyOptional({
+    description: 'Let the sandbox reach allowedHosts through the egress proxy (role NETWORK_ENABLE_MIN_ROLE, default admin)',
+  })
   @IsOptional()
   @IsBoolean()
   networkEnabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_ALLOWED_HOSTS,
+    example: ['registry.example.org', '*.git.example.com'],
+    description: 'Host names the sandbox may reach when network access is on: exact names or `*.example.com`; no IP addresses',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ALLOWED_HOSTS)
+  @IsString({ each: true })
+  @MaxLength(255, { each: true })
+  allowedHosts?: string[];
 }
 
 export class WorkspaceDto {
@@ -45,6 +63,7 @@ export class WorkspaceDto {
   @ApiProperty({ enum: ['provisioning', 'ready', 'error'] }) status: string;
   @ApiProperty({ nullable: true, type: String }) statusMessage: string | null;
   @ApiProperty() networkEnabled: boolean;
+  @ApiProperty({ type: [String] }) allowedHosts: string[];
   @ApiProperty({ nullable: true, type: Date }) setupAt: Date | null;
   @ApiProperty() createdAt: Date;
   @ApiProperty() updatedAt: Date;
@@ -52,4 +71,21 @@ export class WorkspaceDto {
 
 export class WorkspaceListDto {
   @ApiProperty({ type: [WorkspaceDto] }) items: WorkspaceDto[];
+}
+
+export class EgressLogEntryDto {
+  @ApiProperty({ enum: ['connect', 'http'] }) kind: string;
+  @ApiProperty() host: string;
+  @ApiProperty() port: number;
+  @ApiProperty() allowed: boolean;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the proxy refused (e.g. NOT_ALLOWLISTED, PRIVATE_ADDRESS)' }) reason: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The address the name resolved to' }) address: string | null;
+  @ApiProperty() bytesIn: number;
+  @ApiProperty() bytesOut: number;
+  @ApiProperty() durationMs: number;
+  @ApiProperty() createdAt: Date;
+}
+
+export class EgressLogDto {
+  @ApiProperty({ type: [EgressLogEntryDto], description: 'Newest first' }) items: EgressLogEntryDto[];
 }

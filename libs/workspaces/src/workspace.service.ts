@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { SandboxRepository, WorkspaceRecord, WorkspaceRepository } from '@h/db';
+import { AppConfig } from '@h/config';
+import { EgressLogRepository, SandboxRepository, WorkspaceRecord, WorkspaceRepository } from '@h/db';
+import { isAllowlistEntry, normalizeHost } from '@h/egress';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal, roleAtLeast } from '@h/identity';
 import { JobName, JobQueueService } from '@h/jobs';
-import type { CreateWorkspaceDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
+import type { CreateWorkspaceDto, EgressLogDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
+
+const EGRESS_LOG_PAGE = 100;
 
 function toDto({ createdById: _c, ...w }: WorkspaceRecord): WorkspaceDto {
   return w;
@@ -16,6 +20,8 @@ export class WorkspaceService {
     private readonly sandboxes: SandboxRepository,
     private readonly jobs: JobQueueService,
     private readonly audit: AuditService,
+    private readonly egressLog: EgressLogRepository,
+    private readonly config: AppConfig,
   ) {}
 
   async list(access: AccessGrant): Promise<WorkspaceListDto> {
@@ -49,13 +55,18 @@ export class WorkspaceService {
   }
 
   async update(principal: Principal, access: AccessGrant, id: string, body: UpdateWorkspaceDto, ip: string | null): Promise<WorkspaceDto> {
-    if (body.networkEnabled !== undefined && !roleAtLeast(access.role, 'admin')) {
-      throw AppException.forbidden('Changing sandbox network access needs the admin role.');
+    const minRole = this.config.env.NETWORK_ENABLE_MIN_ROLE;
+    if ((body.networkEnabled !== undefined || body.allowedHosts !== undefined) && !roleAtLeast(access.role, minRole)) {
+      throw AppException.forbidden(`Changing sandbox network access or its allowed hosts needs the ${minRole} role.`);
     }
+    const allowedHosts = body.allowedHosts === undefined ? undefined : checkedAllowlist(body.allowedHosts);
+    // A changed networkEnabled re-creates the sandbox (same volume) the next time it is opened; a
+    // changed allowlist applies to the next connection, the proxy reads it every time.
     const workspace = await this.workspaces.update(id, {
       name: body.name?.trim(),
       description: body.description?.trim(),
       networkEnabled: body.networkEnabled,
+      allowedHosts,
     });
     await this.audit.byPrincipal(principal, {
       action: 'workspace.update',
@@ -68,6 +79,13 @@ export class WorkspaceService {
     return toDto(workspace);
   }
 
+  /** The sandbox's recent connections through the egress proxy, allowed and refused. */
+  async listEgress(access: AccessGrant, id: string): Promise<EgressLogDto> {
+    await this.get(access, id);
+    const items = await this.egressLog.listRecent(id, EGRESS_LOG_PAGE);
+    return { items: items.map(({ workspaceId: _w, ...e }) => e) };
+  }
+
   async remove(principal: Principal, access: AccessGrant, id: string, ip: string | null): Promise<void> {
     // The sandbox row goes with the workspace; its record tells the worker what to remove.
     const sandbox = await this.sandboxes.find(id);
@@ -75,4 +93,16 @@ export class WorkspaceService {
     await this.jobs.enqueue(JobName.WorkspaceTeardown, { workspaceId: id, record: sandbox?.record ?? null });
     await this.audit.byPrincipal(principal, { action: 'workspace.delete', teamId: access.teamId, targetType: 'workspace', targetId: id, ip });
   }
+}
+
+/** Lower-cased, de-duplicated entries, each an exact host name or `*.example.com`; never an IP. */
+function checkedAllowlist(entries: string[]): string[] {
+  const bad = entries.find((e) => !isAllowlistEntry(e));
+  if (bad !== undefined) {
+    throw AppException.badRequest(
+      'INVALID_ALLOWED_HOST',
+      `allowedHosts: "${bad.slice(0, 80)}" is not a host name; give names such as registry.example.org or *.git.example.com (no IP addresses, ports or URLs)`,
+    );
+  }
+  return [...new Set(entries.map(normalizeHost))];
 }

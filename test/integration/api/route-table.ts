@@ -76,6 +76,25 @@ export async function newPermission(f: TeamFixture): Promise<string> {
   return row.id;
 }
 
+/** A stored full tool output (written as the worker's output store writes it) in the shared session. */
+const sharedOutputs = new WeakMap<TeamFixture, Promise<{ sessionId: string; outputId: number }>>();
+function sharedOutput(f: TeamFixture): Promise<{ sessionId: string; outputId: number }> {
+  if (!sharedOutputs.has(f)) {
+    sharedOutputs.set(
+      f,
+      shared(f).then(async ({ sessionId, runId }) => {
+        await sql(
+          `INSERT INTO "ToolOutput" (id, "sessionId", number, "runId", "callId", label, bytes, truncated, content)
+           VALUES (gen_random_uuid(), $1, 1, $2, 'call-route-table', 'echo route table', 12, false, 'route table\n')`,
+          [sessionId, runId],
+        );
+        return { sessionId, outputId: 1 };
+      }),
+    );
+  }
+  return sharedOutputs.get(f) as Promise<{ sessionId: string; outputId: number }>;
+}
+
 const sharedSessions = new WeakMap<TeamFixture, Promise<{ sessionId: string; runId: string }>>();
 /** One session with one run, shared by the read-only routes. */
 const shared = (f: TeamFixture) => {
@@ -214,6 +233,11 @@ export const ROUTES: Record<string, RouteSpec> = {
     success: 204,
     prepare: async (f) => ({ params: { id: await createWorkspace(f.owner, f.teamId, 'to-delete') } }),
   },
+  'GET /api/v1/workspaces/{id}/egress-log': {
+    access: { kind: 'team', minRole: 'admin', why: "the sandbox's network activity (hosts, addresses) is for those who may turn it on" },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId } }),
+  },
   'GET /api/v1/workspaces/{id}/sessions': {
     access: { kind: 'team', minRole: 'viewer' },
     success: 200,
@@ -260,6 +284,14 @@ export const ROUTES: Record<string, RouteSpec> = {
     stream: true,
     prepare: async (f) => ({ params: { id: (await shared(f)).sessionId }, query: '?after=0' }),
   },
+  'GET /api/v1/sessions/{id}/outputs/{outputId}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => {
+      const { sessionId, outputId } = await sharedOutput(f);
+      return { params: { id: sessionId, outputId: String(outputId) }, query: '?offset=0&limit=4096' };
+    },
+  },
   'GET /api/v1/sessions/{id}/permissions': {
     access: { kind: 'team', minRole: 'viewer' },
     success: 200,
@@ -302,7 +334,7 @@ export interface OpenApiOperation {
   operationId?: string;
   requestBody?: { content?: Record<string, { schema?: OpenApiSchema }> };
   responses?: Record<string, { content?: Record<string, { schema?: OpenApiSchema }> }>;
-  parameters?: { name: string; in: string }[];
+  parameters?: { name: string; in: string; schema?: OpenApiSchema }[];
 }
 export interface OpenApiSchema {
   $ref?: string;
@@ -311,6 +343,9 @@ export interface OpenApiSchema {
   required?: string[];
   enum?: unknown[];
   items?: OpenApiSchema;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;

@@ -1,5 +1,6 @@
 import { parseScenario, startScriptedModelServer, type FaultSpec, type Scenario, type ScenarioTurn, type ScriptedModelServer } from '@h/scripted-model';
-import { SandboxRepository } from '@h/db';
+import { EgressLogRepository, SandboxRepository, WorkspaceRepository } from '@h/db';
+import { EgressService } from '@h/egress';
 import { SandboxManager } from '@h/runner';
 import { startStack, waitFor, type TestStack } from '../../support/api-harness';
 import { createRunWorld, type RunWorld } from '../../support/run-fixtures';
@@ -180,10 +181,14 @@ export function usageFromEvents(events: Array<{ runId: string | null; type: stri
  * worker is a child process here, so there is no in-process one to borrow.
  */
 export async function workspaceFiles(stack: TestStack, world: RunWorld): Promise<{ read(path: string): Promise<string>; close(): Promise<void> }> {
-  const manager = new SandboxManager(stack.config, stack.api.get(SandboxRepository, { strict: false }));
+  const egress = new EgressService(stack.config, stack.api.get(WorkspaceRepository, { strict: false }), stack.api.get(EgressLogRepository, { strict: false }));
+  const manager = new SandboxManager(stack.config, stack.api.get(SandboxRepository, { strict: false }), egress);
   const { workspace } = await manager.open({ id: world.workspaceId, teamId: world.teamId, networkEnabled: false });
   return {
     read: (path) => workspace.readTextFile(path),
-    close: () => manager.onApplicationShutdown(),
+    close: async () => {
+      await manager.onApplicationShutdown();
+      await egress.onApplicationShutdown();
+    },
   };
 }

@@ -105,15 +105,24 @@ describe('DockerSandboxDriver container', () => {
     expect(tsc.stdout).toContain('TS2322');
   }, 120_000);
 
-  it('should give a workspace another network mode when asked, keeping its files across the change', async () => {
-    const other = await driver.ensure(spec('netted', { network: 'bridge' }));
-    expect((await inspect(other)).HostConfig.NetworkMode).toBe('bridge');
-    await (await driver.connect(other)).call('fs.write', { path: 'kept.txt', content: 'kept' });
-    const offline = await driver.ensure(spec('netted', { network: 'none' }), other);
-    expect(offline).toMatchObject({ network: 'none', volume: other.volume });
-    expect((await inspect(offline)).HostConfig.NetworkMode).toBe('none');
-    expect((await (await driver.connect(offline)).call('fs.read', { path: 'kept.txt' })).content).toBe('kept');
-    await driver.remove(offline);
+  it('should keep network none when network access is turned on, re-creating the container on the same volume', async () => {
+    const egressDir = mkdtempSync(path.join(os.tmpdir(), 'h-egress-'));
+    const netDriver = await makeDriver(prefix, { egressSocketDir: egressDir });
+    try {
+      const other = await netDriver.ensure(spec('netted', { network: 'egress' }));
+      const info = await inspect(other);
+      expect(info.HostConfig.NetworkMode).toBe('none');
+      expect(info.HostConfig.Binds).toContain(`${path.join(egressDir, 'netted')}:/run/h/egress:ro`);
+      await (await netDriver.connect(other)).call('fs.write', { path: 'kept.txt', content: 'kept' });
+      const offline = await netDriver.ensure(spec('netted', { network: 'none' }), other);
+      expect(offline).toMatchObject({ network: 'none', volume: other.volume });
+      expect((await inspect(offline)).HostConfig.Binds).toEqual([]);
+      expect((await (await netDriver.connect(offline)).call('fs.read', { path: 'kept.txt' })).content).toBe('kept');
+      await netDriver.remove(offline);
+    } finally {
+      await netDriver.close();
+      rmSync(egressDir, { recursive: true, force: true });
+    }
   });
 });
 

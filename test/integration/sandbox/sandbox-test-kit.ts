@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Docker from 'dockerode';
-import { DockerSandboxDriver, ensureSandboxImage, type DockerSandboxOptions, type SandboxRecord } from '@h/sandbox';
+import { DockerSandboxDriver, ensureSandboxImage, type DockerSandboxOptions, type SandboxRecord, type SandboxSpec } from '@h/sandbox';
 
 // Every container and volume a sandbox test creates carries h.test=1 and a per-file name prefix,
 // so cleanup removes exactly what this file made (and a crashed run's leftovers by label).
@@ -19,7 +19,7 @@ export async function makeDriver(prefix: string, opts: Partial<DockerSandboxOpti
   return new DockerSandboxDriver({ image, namePrefix: prefix, extraLabels: TEST_LABELS, idleTimeoutMs: 0, ...opts });
 }
 
-export function spec(workspaceId: string, extra: Partial<{ network: string; limits: Record<string, number> }> = {}) {
+export function spec(workspaceId: string, extra: Partial<Pick<SandboxSpec, 'network' | 'limits' | 'diskMb'>> = {}): SandboxSpec {
   return { workspaceId, teamId: 'team-test', ...extra };
 }
 

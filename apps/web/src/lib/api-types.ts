@@ -41,6 +41,8 @@ export interface Workspace {
   /** Why setup failed, or what it is doing; null when there is nothing to say. */
   statusMessage: string | null;
   networkEnabled: boolean;
+  /** Host names the sandbox may reach through the egress proxy when networkEnabled. */
+  allowedHosts: string[];
   setupAt: string | null;
   createdAt: string;
   updatedAt: string;

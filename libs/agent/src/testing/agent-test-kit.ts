@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { AgentEvent } from '@h/contracts';
 import { DeepSeekProvider } from '@h/llm';
 import { CONVERSATION_HEADER, startScriptedModelServer, type Scenario, type ScriptedModelServer } from '@h/scripted-model';
-import { LocalWorkspace } from '@h/tools';
+import { LocalWorkspace, MemoryOutputStore } from '@h/tools';
 import { runAgent, type AgentRunOptions, type AgentRunResult } from '../agent-run';
 
 export interface AgentKit {
@@ -35,6 +35,8 @@ export async function createAgentKit(providerOptions: { maxRetries?: number; tim
   });
   const workspace = new LocalWorkspace(dir);
   const events: AgentEvent[] = [];
+  // One store for the kit, as a session has one: outputs stay readable across its runs.
+  const outputs = new MemoryOutputStore();
   const write = (files: Record<string, string>) => {
     for (const [path, content] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -58,6 +60,7 @@ export async function createAgentKit(providerOptions: { maxRetries?: number; tim
         model: 'deepseek-v4-flash',
         thinking: true,
         workspace,
+        outputs,
         userMessage: 'There is a failing test in this project. Fix it.',
         requestHeaders: { [CONVERSATION_HEADER]: `c${++conversationCounter}` },
         onEvent: (e) => {

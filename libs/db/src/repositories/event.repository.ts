@@ -74,6 +74,28 @@ export class EventRepository {
     return rows.map((r) => ({ ...r, ts: r.ts.toISOString() }));
   }
 
+  /**
+   * One page of the log, capped in count and in bytes (of each event's JSON data): it stops before
+   * the event that would pass `maxBytes`, but always holds at least one event, so a reader always
+   * moves on. Sizes are summed in Postgres, so rows past the cap are never loaded.
+   * `hasMore` says whether events after the page exist.
+   */
+  async page(sessionId: string, options: { after: number; limit: number; maxBytes: number }): Promise<{ items: EventEnvelope[]; hasMore: boolean }> {
+    const rows = await this.prisma.$queryRaw<Array<{ seq: number; runId: string | null; ts: string; type: string; data: unknown; scanned: bigint }>>`
+      WITH sized AS (
+        SELECT "seq", SUM(octet_length("data"::text)) OVER (ORDER BY "seq") - octet_length("data"::text) AS "before"
+        FROM "Event" WHERE "sessionId" = ${sessionId}::uuid AND "seq" > ${options.after}::int
+        ORDER BY "seq" LIMIT ${options.limit + 1}::int
+      )
+      SELECT e."seq", e."runId", to_char(e."ts", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "ts", e."type", e."data", (SELECT COUNT(*) FROM sized) AS "scanned"
+      FROM sized s JOIN "Event" e ON e."sessionId" = ${sessionId}::uuid AND e."seq" = s."seq"
+      WHERE s."before" = 0 OR s."before" + octet_length(e."data"::text) <= ${options.maxBytes}::bigint
+      ORDER BY e."seq"`;
+    const items = rows.slice(0, options.limit).map((r) => ({ sessionId, seq: Number(r.seq), runId: r.runId, ts: r.ts, type: r.type, data: r.data }));
+    const scanned = rows.length ? Number(rows[0].scanned) : 0;
+    return { items, hasMore: scanned > items.length };
+  }
+
   /** Every event of a session, in order, for rebuilding the model conversation. */
   async listAll(sessionId: string): Promise<EventEnvelope[]> {
     const out: EventEnvelope[] = [];

@@ -12,6 +12,8 @@ export interface WorkspaceRecord {
   status: WorkspaceStatusName;
   statusMessage: string | null;
   networkEnabled: boolean;
+  /** Host names the egress proxy lets the sandbox reach (exact or `*.example.com`). */
+  allowedHosts: string[];
   setupAt: Date | null;
   createdById: string;
   createdAt: Date;
@@ -26,6 +28,7 @@ const workspaceSelect = {
   status: true,
   statusMessage: true,
   networkEnabled: true,
+  allowedHosts: true,
   setupAt: true,
   createdById: true,
   createdAt: true,
@@ -54,7 +57,7 @@ export class WorkspaceRepository {
 
   update(
     id: string,
-    data: Partial<Pick<WorkspaceRecord, 'name' | 'description' | 'networkEnabled'>>,
+    data: Partial<Pick<WorkspaceRecord, 'name' | 'description' | 'networkEnabled' | 'allowedHosts'>>,
   ): Promise<WorkspaceRecord> {
     return this.prisma.workspace.update({ where: { id }, data, select: workspaceSelect });
   }

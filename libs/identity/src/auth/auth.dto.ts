@@ -22,12 +22,12 @@ export class SignupDto {
 }
 
 export class LoginDto {
-  @ApiProperty({ example: 'ada@example.com' })
+  @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
   @IsEmail({}, { message: 'email must be a valid email address' })
   @MaxLength(254)
   email: string;
 
-  @ApiProperty()
+  @ApiProperty({ minLength: 1, maxLength: 256 })
   @IsString()
   @MinLength(1)
   @MaxLength(256)

@@ -27,7 +27,7 @@ export class TeamListDto {
 }
 
 export class AddMemberDto {
-  @ApiProperty({ example: 'grace@example.com', description: 'The person must already have an account' })
+  @ApiProperty({ example: 'grace@example.com', maxLength: 254, description: 'The person must already have an account' })
   @IsEmail({}, { message: 'email must be a valid email address' })
   @MaxLength(254)
   email: string;
@@ -56,7 +56,7 @@ export class MemberListDto {
 }
 
 export class AuditQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -64,7 +64,7 @@ export class AuditQueryDto {
   @Max(200)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Return entries older than this id (pagination)' })
+  @ApiPropertyOptional({ pattern: '^\\d{1,18}$', description: 'Return entries older than this id (pagination)' })
   @IsOptional()
   @Matches(/^\d{1,18}$/, { message: 'before must be an entry id' })
   before?: string;

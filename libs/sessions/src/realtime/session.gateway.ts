@@ -11,14 +11,15 @@ import { parse as parseCookie } from 'cookie';
 import type { Socket } from 'socket.io';
 import { z } from 'zod';
 import { AppConfig } from '@h/config';
-import { AppException, mapException, SESSION_COOKIE } from '@h/http';
+import { AppException, findInputProblem, INPUT_LIMITS, mapException, SESSION_COOKIE } from '@h/http';
 import { AccessService, AuthService, bearerFrom, Principal } from '@h/identity';
 import { PermissionService } from '../permission.service';
 import { RunService } from '../run.service';
 import { LiveAccessService, LiveCredentials } from './live-access.service';
 import { SessionStream, SessionStreamHub } from './session-stream.hub';
+import { socketSink } from './stream-sinks';
 
-const subscribeSchema = z.object({ sessionId: z.string().uuid(), afterSeq: z.number().int().min(0).default(0) });
+const subscribeSchema = z.object({ sessionId: z.string().uuid(), afterSeq: z.number().int().min(0).max(INPUT_LIMITS.maxQueryInteger).default(0) });
 const unsubscribeSchema = z.object({ sessionId: z.string().uuid() });
 const decideSchema = z.object({
   permissionId: z.string().uuid(),
@@ -38,8 +39,9 @@ interface SocketState {
   recheck?: NodeJS.Timeout;
 }
 
-// Server-to-client frames: `event` (a persisted envelope, exactly once, in seq order) and `delta`
-// (ephemeral token deltas). Client-to-server: subscribe, unsubscribe, permission.decide, run.cancel,
+// Server-to-client frames: `event` (a persisted envelope, exactly once, in seq order), `delta`
+// (ephemeral token deltas) and `stream_error` (a subscription ended: access lost, or SLOW_CONSUMER /
+// STREAM_STALLED, after which the connection is closed; resubscribe after `lastSeq`). Client-to-server: subscribe, unsubscribe, permission.decide, run.cancel,
 // each answered through the Socket.IO acknowledgement with `{ ok, data | error }`.
 @WebSocketGateway({ path: '/api/socket.io', serveClient: false })
 export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
@@ -101,26 +103,39 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
 
   @SubscribeMessage('subscribe')
   subscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ sessionId: string; lastSeq: number }>> {
-    return this.handle(socket, async (state) => {
+    return this.handle(socket, body, async (state) => {
       const { sessionId, afterSeq } = subscribeSchema.parse(body);
       await this.access.check(state.principal, 'session', sessionId, 'viewer');
       state.streams.get(sessionId)?.close();
-      await socket.join(`session:${sessionId}`);
-      const stream = await this.hub.open(sessionId, afterSeq, {
-        event: (e) => socket.emit('event', e),
-        ephemeral: (f) => socket.emit('delta', f),
-        failed: (e) => socket.emit('stream_error', { sessionId, error: { code: 'STREAM_FAILED', message: e.message } }),
-      });
-      // The client may have left during the replay; handleDisconnect ran before this stream existed.
-      if (socket.disconnected) stream.close();
-      else state.streams.set(sessionId, stream);
+      state.streams.delete(sessionId);
+      // Counted with the caller's SSE streams; a refusal is the ack's TOO_MANY_STREAMS error.
+      const lease = this.hub.reserve(state.principal);
+      try {
+        await socket.join(`session:${sessionId}`);
+      } catch (err) {
+        lease.release();
+        throw err;
+      }
+      const stream = this.hub.open(sessionId, afterSeq, socketSink(socket, sessionId), lease);
+      // The client may have left meanwhile; handleDisconnect ran before this stream existed.
+      if (socket.disconnected || socket.data.h !== state) {
+        stream.close();
+        return { sessionId, lastSeq: afterSeq };
+      }
+      // A second subscribe to the same session that raced this one: only the newest stays.
+      const raced = state.streams.get(sessionId);
+      if (raced && raced !== stream) raced.close();
+      state.streams.set(sessionId, stream);
+      // The ack follows the replay (written as the connection drains): the client knows its
+      // history is complete when it arrives.
+      await stream.start();
       return { sessionId, lastSeq: stream.lastSeq };
     });
   }
 
   @SubscribeMessage('unsubscribe')
   unsubscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ sessionId: string }>> {
-    return this.handle(socket, async (state) => {
+    return this.handle(socket, body, async (state) => {
       const { sessionId } = unsubscribeSchema.parse(body);
       state.streams.get(sessionId)?.close();
       state.streams.delete(sessionId);
@@ -131,7 +146,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
 
   @SubscribeMessage('permission.decide')
   decide(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown) {
-    return this.handle(socket, async (state) => {
+    return this.handle(socket, body, async (state) => {
       const { permissionId, ...decision } = decideSchema.parse(body);
       const grant = await this.access.check(state.principal, 'permission', permissionId, 'member');
       return this.permissions.decide(state.principal, grant, permissionId, decision, socket.handshake.address || null);
@@ -140,7 +155,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
 
   @SubscribeMessage('run.cancel')
   cancel(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown) {
-    return this.handle(socket, async (state) => {
+    return this.handle(socket, body, async (state) => {
       const { runId } = cancelSchema.parse(body);
       const grant = await this.access.check(state.principal, 'run', runId, 'member');
       return this.runs.cancel(state.principal, grant, runId, socket.handshake.address || null);
@@ -168,7 +183,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
     }
   }
 
-  private async handle<T>(socket: Socket, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {
+  private async handle<T>(socket: Socket, body: unknown, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {
     if (!socket.data.h) await (socket.data.connecting as Promise<void> | undefined);
     const state = socket.data.h as SocketState | undefined;
     if (!state) return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'Not authenticated.' } };
@@ -180,6 +195,9 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
       setImmediate(() => socket.disconnect(true));
       return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'The session or API token this socket used has ended; sign in again.' } };
     }
+    // The same input policy as every HTTP body (NUL, lone surrogates, depth, unsafe numbers).
+    const problem = findInputProblem(body, 'message');
+    if (problem) return { ok: false, error: { code: 'VALIDATION_FAILED', message: problem } };
     try {
       return { ok: true, data: await work(state) };
     } catch (err) {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalWorkspace } from '../local-workspace';
-import { OutputStore } from '../output.store';
+import { MemoryOutputStore } from '../output.store';
 import { CORE_TOOLS, ToolRegistry } from '../tool.registry';
 import { newRunToolState, type ToolContext, type ToolResult } from '../tool.types';
 
@@ -21,7 +21,7 @@ export function createToolKit(): ToolKit {
   const ctx: ToolContext = {
     workspace,
     signal: new AbortController().signal,
-    outputs: new OutputStore(),
+    outputs: new MemoryOutputStore(),
     state: newRunToolState(),
   };
   const registry = new ToolRegistry(CORE_TOOLS);

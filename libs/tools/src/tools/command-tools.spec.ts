@@ -29,7 +29,7 @@ describe('command tools', () => {
       expect(res.text).toContain('Tests: 1 failed, 3 passed');
       expect(res.text).not.toContain('ok line 17\n');
       expect(res.text).toContain('read_command_output cmd_id=1');
-      expect(res.outputId).toBe(1);
+      expect(res.output).toMatchObject({ id: 1, truncated: false });
 
       const page = await kit.call('read_command_output', { cmd_id: 1, offset: 10, limit: 2 });
       expect(page.text).toBe(`[cmd #1] ${script}: 304 lines, showing 10-11\n10\tok line 10\n11\tok line 11`);
@@ -87,7 +87,7 @@ describe('command tools', () => {
   describe('read_command_output', () => {
     it('should fail for an unknown id or a bad filter', async () => {
       expect(await kit.call('read_command_output', { cmd_id: 9 })).toMatchObject({ isError: true, text: expect.stringContaining('No output [cmd #9]') });
-      kit.ctx.outputs.add('x', 'a\nb');
+      await kit.ctx.outputs.add({ label: 'x', text: 'a\nb' });
       expect((await kit.call('read_command_output', { cmd_id: 1, filter: '[' })).text).toContain('invalid filter');
     });
   });

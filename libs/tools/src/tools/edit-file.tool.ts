@@ -2,6 +2,7 @@ import { applyExactEdit } from '@h/workspace-fs';
 import { p, params } from '../tool-params';
 import { offers, ToolError, type AgentTool } from '../tool.types';
 import { assertNotSecret } from './guards';
+import { READ_FILE_MAX_BYTES } from './read-file.tool';
 
 const input = params({
   path: p.string(),
@@ -19,7 +20,7 @@ export const editFileTool: AgentTool<typeof input.zod._output> = {
   async execute({ path, old_string, new_string, replace_all = false }, ctx) {
     const { workspace } = ctx;
     assertNotSecret(path, workspace.root);
-    const text = await workspace.readTextFile(path);
+    const text = await workspace.readTextFile(path, { maxBytes: READ_FILE_MAX_BYTES });
     // The exact-edit rule every driver shares (@h/workspace-fs); the messages are the model's.
     const edit = applyExactEdit(text, old_string, new_string, replace_all);
     if (!edit.ok) {

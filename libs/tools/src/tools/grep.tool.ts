@@ -1,3 +1,4 @@
+import { compileUserPattern, PatternError } from '@h/patterns';
 import { isSecretPath } from '../secret-paths';
 import { p, params } from '../tool-params';
 import { ToolError, type AgentTool } from '../tool.types';
@@ -7,7 +8,7 @@ const MAX_MATCHES = 100;
 const MAX_LINE_CHARS = 200;
 
 const input = params({
-  pattern: p.string('Regular expression'),
+  pattern: p.string('Regular expression (RE2, as in ripgrep: no backreferences or lookaround)'),
   path: p.optional(p.string('File or directory; default the root')),
   include: p.optional(p.string('File glob, e.g. "*.ts"')),
   ignore_case: p.optional(p.boolean()),
@@ -21,10 +22,12 @@ export const grepTool: AgentTool<typeof input.zod._output> = {
   input: input.zod,
   async execute({ pattern, path, include, ignore_case = false }, { workspace }) {
     if (path) assertNotSecret(path, workspace.root);
+    // Checked here, on the engine every workspace uses (RE2 on the host, ripgrep's Rust regex in a
+    // sandbox: the same syntax), so the model gets one clear message whatever the driver.
     try {
-      new RegExp(pattern);
+      compileUserPattern(pattern, { ignoreCase: ignore_case });
     } catch (e) {
-      throw new ToolError(`invalid regex: ${(e as Error).message}`);
+      throw new ToolError(`invalid regex: ${e instanceof PatternError ? e.message : String(e)}`);
     }
     const { matches, truncated } = await workspace.grep(pattern, {
       path,

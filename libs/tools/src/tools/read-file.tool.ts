@@ -5,6 +5,8 @@ import { listDirectory } from './list-files.tool';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
+/** Larger files are refused (TOO_LARGE): a model pages through a file, it never needs it whole. */
+export const READ_FILE_MAX_BYTES = 10 * 1024 * 1024;
 /**
  * Bytes of file text one call returns (~5k tokens), well under the 50 KB spill threshold: a long
  * file is read in pages by line instead of being cut to a head and tail preview.
@@ -29,7 +31,7 @@ export const readFileTool: AgentTool<typeof input.zod._output> = {
     assertNotSecret(path, workspace.root);
     const st = await workspace.stat(path);
     if (st?.type === 'directory') return listDirectory(workspace, path, false);
-    const bytes = await workspace.readFile(path);
+    const bytes = await workspace.readFile(path, { maxBytes: READ_FILE_MAX_BYTES });
     if (Buffer.from(bytes.subarray(0, 8000)).includes(0)) {
       return { text: `${path} is a binary file (${bytes.length} bytes)`, data: { path, binary: true } };
     }

@@ -27,10 +27,10 @@ export const readProblemsTool: AgentTool<typeof input.zod._output> = {
       return { text: report.text, data: report };
     }
     const run = await runAndDistill(check.command, ctx, undefined, CHECK_TIMEOUT_S);
-    const { errors, warnings } = countErrors(run.output, run.exec.exitCode);
+    const { errors, warnings } = countErrors(run.fullText, run.exec.exitCode);
     const head = `${plural(errors, 'error')}, ${plural(warnings, 'warning')} from \`${check.command}\``;
     const report: ProblemReport = { errorCount: errors, warningCount: warnings, source: check.command, text: `${head}\n${run.text}` };
     ctx.state.problems = report;
-    return { text: report.text, data: { ...report, cmdId: run.outputId }, outputId: run.outputId };
+    return { text: report.text, data: { ...report, cmdId: run.output?.id }, output: run.output };
   },
 };

@@ -16,6 +16,7 @@ export function WorkspaceSettings({ workspace, role, onSaved }: { workspace: Wor
   const [name, setName] = useState(workspace.name);
   const [description, setDescription] = useState(workspace.description);
   const [networkEnabled, setNetworkEnabled] = useState(workspace.networkEnabled);
+  const [allowedHosts, setAllowedHosts] = useState(workspace.allowedHosts.join('\n'));
   const save = useAction();
   const remove = useAction();
   const [saved, setSaved] = useState(false);
@@ -28,8 +29,11 @@ export function WorkspaceSettings({ workspace, role, onSaved }: { workspace: Wor
     event.preventDefault();
     setSaved(false);
     void save.run(async () => {
-      const body: { name: string; description: string; networkEnabled?: boolean } = { name: name.trim(), description: description.trim() };
-      if (admin) body.networkEnabled = networkEnabled;
+      const body: { name: string; description: string; networkEnabled?: boolean; allowedHosts?: string[] } = { name: name.trim(), description: description.trim() };
+      if (admin) {
+        body.networkEnabled = networkEnabled;
+        body.allowedHosts = allowedHosts.split(/[\s,]+/).filter(Boolean);
+      }
       await api.patch<Workspace>(path, body);
       setSaved(true);
       onSaved();
@@ -47,7 +51,25 @@ export function WorkspaceSettings({ workspace, role, onSaved }: { workspace: Wor
         {admin ? (
           <div className="checkbox-field">
             <input id="workspace-network" type="checkbox" checked={networkEnabled} onChange={(e) => setNetworkEnabled(e.target.checked)} />
-            <label htmlFor="workspace-network">Allow network access from the sandbox</label>
+            <label htmlFor="workspace-network">Allow network access from the sandbox (through H&apos;s egress proxy, to the hosts below only)</label>
+          </div>
+        ) : null}
+        {admin ? (
+          <div className="field">
+            <label htmlFor="workspace-allowed-hosts">Allowed hosts</label>
+            <textarea
+              id="workspace-allowed-hosts"
+              name="workspace-allowed-hosts"
+              rows={4}
+              value={allowedHosts}
+              placeholder={'registry.example.org\n*.git.example.com'}
+              aria-describedby="workspace-allowed-hosts-hint"
+              onChange={(e) => setAllowedHosts(e.target.value)}
+            />
+            <p className="field-hint" id="workspace-allowed-hosts-hint">
+              One host name per line; *.example.com covers the names below it. No IP addresses: private, loopback and cloud metadata
+              addresses are always refused.
+            </p>
           </div>
         ) : null}
         <FormError message={save.error} />

@@ -61,7 +61,13 @@ export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
           <dt>Set up</dt>
           <dd>{w.setupAt ? formatDateTime(w.setupAt) : 'Not yet'}</dd>
           <dt>Network access</dt>
-          <dd>{w.networkEnabled ? 'Allowed' : 'Off: the sandbox cannot reach the network'}</dd>
+          <dd>
+            {w.networkEnabled
+              ? w.allowedHosts.length
+                ? `Through the egress proxy, to: ${w.allowedHosts.join(', ')}`
+                : 'On, but no allowed hosts yet: every connection is refused'
+              : 'Off: the sandbox cannot reach the network'}
+          </dd>
           <dt>Workspace id</dt>
           <dd className="mono">{w.id}</dd>
         </dl>

@@ -1,0 +1,86 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { AppConfig } from '@h/config';
+import { HealthRepository } from '@h/db';
+import { ActiveJobs } from './active-jobs';
+import { EventLoopLag, type LagStats } from './event-loop-lag';
+
+export interface WorkerHealth {
+  status: 'ok' | 'lagging' | 'redis_unavailable';
+  eventLoopLagMs: LagStats;
+  maxLagMs: number;
+  redis: string;
+  activeJobs: number;
+}
+
+const REDIS_TIMEOUT_MS = 2000;
+
+/**
+ * The worker's only HTTP: GET /health on 127.0.0.1:WORKER_HEALTH_PORT (off when 0), for the
+ * compose healthcheck and operators. 503 while the event loop lags past WORKER_HEALTH_MAX_LAG_MS
+ * or Redis does not answer. A worker that is stuck outright cannot answer at all: that case is the
+ * stall watchdog's (stall-watchdog.ts), which makes the process exit so it is restarted.
+ */
+@Injectable()
+export class WorkerHealthServer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WorkerHealthServer.name);
+  private lag: EventLoopLag | null = null;
+  private server: Server | null = null;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly health: HealthRepository,
+    private readonly jobs: ActiveJobs,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const port = this.config.env.WORKER_HEALTH_PORT;
+    if (!port) return;
+    this.lag = new EventLoopLag();
+    const server = createServer((req, res) => {
+      if (req.method === 'GET' && req.url?.split('?')[0] === '/health') {
+        void this.check().then((h) => send(res, h.status === 'ok' ? 200 : 503, h));
+        return;
+      }
+      send(res, 404, { error: { code: 'NOT_FOUND', message: 'only GET /health is served here' } });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    this.logger.log({ port }, 'worker health endpoint listening on 127.0.0.1');
+  }
+
+  async check(): Promise<WorkerHealth> {
+    const eventLoopLagMs = this.lag?.stats() ?? { p50: 0, p99: 0, max: 0 };
+    const redis = await withTimeout(this.health.pingRedis()).then(
+      () => 'ok',
+      (e: Error) => e.message,
+    );
+    const maxLagMs = this.config.env.WORKER_HEALTH_MAX_LAG_MS;
+    const status = redis !== 'ok' ? 'redis_unavailable' : eventLoopLagMs.p99 > maxLagMs ? 'lagging' : 'ok';
+    return { status, eventLoopLagMs, maxLagMs, redis, activeJobs: this.jobs.active };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.lag?.close();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+function withTimeout<T>(p: Promise<T>): Promise<T> {
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      setTimeout(() => reject(new Error(`timed out after ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS).unref();
+    }),
+  ]);
+}
