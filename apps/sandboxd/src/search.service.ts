@@ -59,7 +59,9 @@ export class SearchService {
 
   private ripgrep(p: FsGrepParams, rel: string, max: number): Promise<FsGrepResult> {
     // --json: paths may contain ':' so the plain output format is ambiguous.
-    const args = ['--json', '--hidden', '-g', '!.git', '-g', '!node_modules', '--max-columns', '2000', '--max-columns-preview'];
+    // --no-ignore: .gitignore and .ignore files decide nothing, as with GNU grep and LocalWorkspace;
+    // every driver skips the same directories (SKIPPED_DIRECTORIES) and nothing else.
+    const args = ['--json', '--hidden', '--no-ignore', '-g', '!.git', '-g', '!node_modules', '--max-columns', '2000', '--max-columns-preview'];
     if (p.ignoreCase) args.push('-i');
     if (p.fixedString) args.push('-F');
     if (p.glob) args.push('-g', p.glob);
