@@ -90,12 +90,13 @@ export function describeWorkspaceBehaviour(name: string, get: () => Workspace): 
       await ws.writeFile('grep/b.md', 'hello (world)\n');
       const r = await ws.grep('Hello', { path: 'grep' });
       expect(r.matches).toEqual([{ path: 'grep/a.ts', line: 2, column: 10, text: 'function Hello() {}' }]);
-      // Ignore files decide nothing on any driver (ripgrep would honour them by default).
-      await ws.writeFile('grep/.gitignore', 'ignored.txt\n');
+      // Ignore files decide nothing on any driver (ripgrep honours .ignore always, and .gitignore
+      // inside a git repository, unless told not to).
+      await ws.writeFile('grep/.ignore', 'ignored.txt\n');
       await ws.writeFile('grep/ignored.txt', 'Hello from an ignored file\n');
       expect((await ws.grep('Hello from', { path: 'grep' })).matches.map((m) => m.path)).toEqual(['grep/ignored.txt']);
       await ws.remove('grep/ignored.txt');
-      await ws.remove('grep/.gitignore');
+      await ws.remove('grep/.ignore');
       // A grep glob is case-sensitive on every driver (ripgrep's -g, grep's --include, LocalWorkspace).
       expect((await ws.grep('Hello', { path: 'grep', glob: '*.TS' })).matches).toEqual([]);
       expect((await ws.grep('Hello', { path: 'grep', glob: '*.ts' })).matches).toHaveLength(1);
