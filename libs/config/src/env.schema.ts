@@ -15,6 +15,17 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const modelCatalogSchema = z.array(
+  z
+    .object({
+      id: z.string().regex(/^[\w.:-]{1,80}$/),
+      contextWindow: z.number().int().min(1_000),
+      maxOutput: z.number().int().min(1).optional(),
+      price: z.object({ cacheHit: z.number().min(0), cacheMiss: z.number().min(0), output: z.number().min(0) }).strict(),
+    })
+    .strict(),
+);
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   H_PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -181,9 +192,29 @@ export const envSchema = z.object({
     .transform((v) => (v ? v.split(',') : [])),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
+  /** Model requests one agent run may make (over all its segments), unless its session sets fewer or more. */
+  AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** The most a session may set as its own step limit (maxSteps); higher is refused with 400. */
+  AGENT_MAX_STEPS_LIMIT: z.coerce.number().int().min(1).max(10_000).default(200),
+  /**
+   * Models beyond the built-in catalog (a custom OpenAI-compatible host): a JSON array of
+   * { "id", "contextWindow", "maxOutput"?, "price": { "cacheHit", "cacheMiss", "output" } } (USD per 1M tokens).
+   */
+  MODEL_CATALOG: z
+    .string()
+    .default('[]')
+    .transform((text, ctx) => {
+      try {
+        return modelCatalogSchema.parse(JSON.parse(text));
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `MODEL_CATALOG must be a JSON array of models: ${(err as Error).message.slice(0, 300)}` });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;
+export type ConfiguredModel = z.infer<typeof modelCatalogSchema>[number];
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
