@@ -4,6 +4,7 @@
 // data.code = PATH_OUTSIDE_WORKSPACE.
 import type {
   DirEntry,
+  ExecResult,
   FileStat,
   GrepMatch,
   WorkspaceErrorCode,
@@ -112,16 +113,8 @@ export interface ExecParams {
   maxOutputBytes?: number;
   stdin?: string;
 }
-export interface ExecResult {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  cancelled: boolean;
-  truncated: boolean;
-  durationMs: number;
-}
+/** What `exec.run` answers: the engine's own result type, so the two cannot drift. */
+export type { ExecResult };
 
 export interface PtyOpenParams {
   cols?: number;

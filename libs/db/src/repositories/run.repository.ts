@@ -13,7 +13,6 @@ export const ACTIVE_RUN_STATUSES: RunStatusName[] = ['queued', 'running', 'waiti
  * person's approval holds no worker and may wait for days, so it does not block the team's others.
  */
 export const QUOTA_RUN_STATUSES: RunStatus[] = ['queued', 'running'];
-export const FINISHED_RUN_STATUSES: RunStatusName[] = ['completed', 'failed', 'cancelled'];
 
 export interface RunRecord {
   id: string;
