@@ -3,8 +3,6 @@ import { lstat, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } 
 import * as path from 'node:path';
 import type { DirEntry, FileStat, FileType } from '@h/contracts';
 import type {
-  FsEditParams,
-  FsEditResult,
   FsListParams,
   FsListResult,
   FsReadParams,
@@ -54,30 +52,6 @@ export class FsService {
     } catch (e) {
       return mapFsError(e, p.path);
     }
-  }
-
-  async edit(p: FsEditParams): Promise<FsEditResult> {
-    if (!p.oldText) fail('INVALID_ARGUMENT', 'oldText must not be empty');
-    const { abs } = await this.paths.resolve(p.path);
-    let text: string;
-    try {
-      text = await readFile(abs, 'utf8');
-    } catch (e) {
-      return mapFsError(e, p.path);
-    }
-    const count = text.split(p.oldText).length - 1;
-    if (count === 0) fail('NO_MATCH', `${p.path}: the text to replace was not found`);
-    if (count > 1 && !p.replaceAll) {
-      fail('AMBIGUOUS_MATCH', `${p.path}: the text to replace occurs ${count} times; add context or set replaceAll`);
-    }
-    // split/join, not String.replace: `$&` and friends in newText must stay literal.
-    const out = p.replaceAll ? text.split(p.oldText).join(p.newText) : text.replace(p.oldText, () => p.newText);
-    try {
-      await writeFile(abs, out, 'utf8');
-    } catch (e) {
-      return mapFsError(e, p.path);
-    }
-    return { replacements: p.replaceAll ? count : 1 };
   }
 
   async stat(p: { path: string }): Promise<FileStat | null> {

@@ -17,7 +17,7 @@ export const DEFAULT_SOCKET_PATH = '/run/sandboxd/sandboxd.sock';
 export const WORKSPACE_ROOT = '/workspace';
 
 /** Error codes carried in `error.data.code`: the workspace codes plus protocol-level ones. */
-export type SandboxErrorCode = WorkspaceErrorCode | 'INVALID_ARGUMENT' | 'CANCELLED' | 'NO_SUCH_PTY' | 'NO_MATCH' | 'AMBIGUOUS_MATCH';
+export type SandboxErrorCode = WorkspaceErrorCode | 'INVALID_ARGUMENT' | 'CANCELLED' | 'NO_SUCH_PTY';
 
 export interface HealthResult {
   ok: true;
@@ -55,17 +55,6 @@ export interface FsWriteParams {
   encoding?: 'utf8' | 'base64';
   /** Create missing parent directories (default true). */
   mkdirs?: boolean;
-}
-
-export interface FsEditParams {
-  path: string;
-  oldText: string;
-  newText: string;
-  /** Replace every occurrence; otherwise the old text must occur exactly once. */
-  replaceAll?: boolean;
-}
-export interface FsEditResult {
-  replacements: number;
 }
 
 export interface FsListParams {
@@ -172,7 +161,6 @@ export interface SandboxMethods {
   health: [Record<string, never>, HealthResult];
   'fs.read': [FsReadParams, FsReadResult];
   'fs.write': [FsWriteParams, null];
-  'fs.edit': [FsEditParams, FsEditResult];
   'fs.list': [FsListParams, FsListResult];
   'fs.stat': [{ path: string }, FileStat | null];
   'fs.find': [FsFindParams, FsFindResult];
