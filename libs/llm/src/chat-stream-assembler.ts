@@ -57,15 +57,10 @@ export class ChatStreamAssembler {
   private readonly calls = new Map<number, PendingToolCall>();
   private finishReason: string | null = null;
   private sawFinishReason = false;
-  private usage: ModelUsage | undefined;
 
   /** Whether a choice carried a finish_reason (a stream without one was cut off). */
   get finished(): boolean {
     return this.sawFinishReason;
-  }
-
-  get lastUsage(): ModelUsage | undefined {
-    return this.usage;
   }
 
   push(chunk: unknown): ModelStreamEvent[] {
@@ -88,8 +83,7 @@ export class ChatStreamAssembler {
       }
     }
     if (raw.usage) {
-      this.usage = parseUsage(raw.usage);
-      events.push({ type: 'usage', usage: this.usage });
+      events.push({ type: 'usage', usage: parseUsage(raw.usage) });
     }
     return events;
   }
