@@ -19,7 +19,7 @@ function setup(env: Record<string, string> = {}, existing: Partial<WorkspaceReco
   const workspaces = {
     create: async (input: { teamId: string; createdById: string; name: string; description: string }, limit: number) => {
       if ([...rows.values()].filter((w) => w.teamId === input.teamId).length >= limit) throw new QuotaExceededError('workspaces', limit, limit);
-      const row = { ...input, id: `ws-${rows.size + 1}`, status: 'provisioning', statusMessage: null, networkEnabled: false, allowedHosts: [], createdAt: new Date(), updatedAt: new Date() } as WorkspaceRecord;
+      const row: WorkspaceRecord = { ...input, id: `ws-${rows.size + 1}`, status: 'provisioning', statusMessage: null, networkEnabled: false, allowedHosts: [], setupAt: null, createdAt: new Date(), updatedAt: new Date() };
       rows.set(row.id, row);
       return row;
     },
