@@ -57,6 +57,7 @@ export class ChatStreamAssembler {
   private readonly calls = new Map<number, PendingToolCall>();
   private finishReason: string | null = null;
   private sawFinishReason = false;
+  private usage: ModelUsage | undefined;
 
   /** Whether a choice carried a finish_reason (a stream without one was cut off). */
   get finished(): boolean {
@@ -83,7 +84,8 @@ export class ChatStreamAssembler {
       }
     }
     if (raw.usage) {
-      events.push({ type: 'usage', usage: parseUsage(raw.usage) });
+      this.usage = parseUsage(raw.usage);
+      events.push({ type: 'usage', usage: this.usage });
     }
     return events;
   }
