@@ -29,4 +29,17 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // Configuration has one door: the validated schemas of libs/config (env.schema.ts for the
+    // server, sandboxd-env.ts, tool-env.ts) and its hostEnv()/pickHostEnv() for environment that is
+    // passed on to child processes. Tests and scripts outside apps/ and libs/ may set up their own.
+    files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts'],
+    ignores: ['libs/config/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read settings through @h/config (add the variable to its schema and .env.example).' },
+      ],
+    },
+  },
 ];

@@ -14,7 +14,11 @@ const swc = ['@swc/jest', {
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': swc },
-  moduleNameMapper: { '^@h/([a-z0-9-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: {
+    // sandboxd's Nest-free entry into the config library (see tsconfig.base.json).
+    '^@h/config/sandboxd$': '<rootDir>/libs/config/src/sandboxd-env.ts',
+    '^@h/([a-z0-9-]+)$': '<rootDir>/libs/$1/src/index.ts',
+  },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.next/'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/apps/web/.next/'],
 };

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { hostEnv } from '@h/config/sandboxd';
 import { egressProxyEnv } from './egress-forwarder';
 
 /** Environment names passed through from the daemon's own environment; nothing else leaks. */
@@ -9,7 +10,7 @@ const DEFAULT_ENV: Record<string, string> = {
 };
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function sanitizedEnv(extra?: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function sanitizedEnv(extra?: Record<string, string>, base: Readonly<Record<string, string | undefined>> = hostEnv()): Record<string, string> {
   const env: Record<string, string> = { ...DEFAULT_ENV };
   for (const k of BASE_ENV_ALLOWLIST) {
     const v = base[k];

@@ -1,4 +1,6 @@
-import { ConfigError, parseEnv } from './env.schema';
+import { join, resolve } from 'node:path';
+import { AppConfig } from './app-config';
+import { ConfigError, envValue, parseEnv } from './env.schema';
 
 describe(parseEnv.name, () => {
   it('should apply documented defaults when nothing is set', () => {
@@ -38,5 +40,27 @@ describe(parseEnv.name, () => {
     expect(() => parseEnv({ EGRESS_PORTS: '443;22' })).toThrow(/EGRESS_PORTS/);
     expect(parseEnv({}).NETWORK_ENABLE_MIN_ROLE).toBe('admin');
     expect(() => parseEnv({ NETWORK_ENABLE_MIN_ROLE: 'viewer' })).toThrow(/NETWORK_ENABLE_MIN_ROLE/);
+  });
+});
+
+describe(envValue.name, () => {
+  it('should parse one variable with the schema default and checks', () => {
+    expect(envValue('RUN_LOCK_MS', {})).toBe(15000);
+    expect(envValue('RUN_LOCK_MS', { RUN_LOCK_MS: '30000' })).toBe(30000);
+    expect(() => envValue('RUN_LOCK_MS', { RUN_LOCK_MS: '5' })).toThrow(/RUN_LOCK_MS/);
+  });
+});
+
+describe(AppConfig.name, () => {
+  it('should derive every data directory from the one H_DATA_DIR default', () => {
+    const config = new AppConfig(parseEnv({}));
+    const data = resolve('./var/data');
+    expect(resolve(config.env.H_DATA_DIR)).toBe(data);
+    expect([config.sandboxLocalDir, config.sandboxDiskDir, config.egressSocketDir]).toEqual([
+      join(data, 'workspaces'),
+      join(data, 'sandbox-disks'),
+      join(data, 'egress'),
+    ]);
+    expect(new AppConfig(parseEnv({ H_DATA_DIR: '/srv/h', SANDBOX_LOCAL_DIR: '/tmp/ws' })).sandboxLocalDir).toBe('/tmp/ws');
   });
 });

@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { toolEnv } from '@h/config';
 
 let cached: Promise<string> | null = null;
 
 /** The repository root: this file lives at libs/sandbox/src, unless bundled (then the cwd). */
 export function repoRoot(): string {
-  if (process.env.H_REPO_ROOT) return process.env.H_REPO_ROOT;
+  const fromEnv = toolEnv().H_REPO_ROOT;
+  if (fromEnv) return fromEnv;
   const fromSource = path.resolve(__dirname, '../../..');
   return existsSync(path.join(fromSource, 'infra/sandbox')) ? fromSource : process.cwd();
 }
@@ -17,7 +19,8 @@ export function repoRoot(): string {
  * process; `H_SANDBOX_IMAGE` short-circuits it (e.g. set once by a jest global setup).
  */
 export function ensureSandboxImage(options: { force?: boolean } = {}): Promise<string> {
-  if (process.env.H_SANDBOX_IMAGE && !options.force) return Promise.resolve(process.env.H_SANDBOX_IMAGE);
+  const prebuilt = toolEnv().H_SANDBOX_IMAGE;
+  if (prebuilt && !options.force) return Promise.resolve(prebuilt);
   if (cached && !options.force) return cached;
   cached = new Promise<string>((resolve, reject) => {
     const script = path.join(repoRoot(), 'infra/sandbox/build-image.sh');

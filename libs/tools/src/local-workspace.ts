@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs, realpathSync, type Dirent } from 'node:fs';
 import * as nodePath from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { hostEnv } from '@h/config';
 import {
   WorkspaceError,
   type DirEntry,
@@ -346,7 +347,7 @@ function globOrFail(glob: string): LinearPattern {
 function execEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of EXEC_ENV_ALLOWLIST) {
-    const value = process.env[name];
+    const value = hostEnv()[name];
     if (value !== undefined && !SECRET_ENV_NAME.test(name)) env[name] = value;
   }
   return { ...env, ...extra };
