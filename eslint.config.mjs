@@ -42,4 +42,21 @@ export default [
       ],
     },
   },
+  {
+    // The browser takes wire types from the contracts, type-only, so no server code or zod reaches
+    // its bundle; the few runtime constants come from the contracts' zod-free files.
+    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@h/contracts', allowTypeImports: true, message: "Import types with `import type`; values from '@h/contracts/<file>' (zod-free files only)." }],
+          patterns: [
+            { group: ['@h/contracts/agent-events', '@h/contracts/workspace'], allowTypeImports: true, message: 'These files hold zod schemas or server interfaces: import their types only.' },
+            { group: ['@h/*', '!@h/contracts', '!@h/contracts/*'], message: 'The web app depends on nothing of the server but the contracts.' },
+          ],
+        },
+      ],
+    },
+  },
 ];

@@ -11,6 +11,7 @@ export const agentToolCallSchema = z.object({
   name: z.string(),
   arguments: z.string(),
 });
+export type AgentToolCall = z.infer<typeof agentToolCallSchema>;
 
 export const agentTodoSchema = z.object({
   content: z.string(),

@@ -25,6 +25,8 @@ export interface User {
 
 export interface AuthResponse {
   user: User;
+  /** The team an invitation given with the sign-up joined. */
+  joined?: { teamId: string; role: TeamRole };
 }
 
 export interface MeTeam {
@@ -39,6 +41,8 @@ export interface MeResponse {
   teams: MeTeam[];
   /** How this request was authenticated. */
   via: 'user' | 'token';
+  /** The first account of this H: the one quota messages tell people to ask. */
+  instanceAdmin?: boolean;
 }
 
 export interface Team<TDate = string> {
@@ -75,4 +79,47 @@ export interface CreatedApiToken<TDate = string> {
   token: ApiToken<TDate>;
   /** The whole token. Shown once. */
   secret: string;
+}
+
+export interface Invitation<TDate = string> {
+  id: string;
+  role: TeamRole;
+  /** Only an account with this email may accept it. */
+  email: string | null;
+  maxUses: number;
+  uses: number;
+  expiresAt: TDate;
+  createdAt: TDate;
+  /** Name of the person who made it. */
+  createdByName: string;
+}
+
+export interface CreatedInvitation<TDate = string> {
+  invitation: Invitation<TDate>;
+  /** The secret part of /invite/<token>; shown once. */
+  token: string;
+  url: string;
+}
+
+export interface InvitationPreview<TDate = string> {
+  teamName: string;
+  role: TeamRole;
+  email: string | null;
+  invitedBy: string;
+  expiresAt: TDate;
+}
+
+export interface Quota {
+  used: number;
+  limit: number;
+  /** The instance setting that sets the limit, e.g. TEAM_MAX_WORKSPACES. */
+  setting: string;
+}
+
+export interface TeamQuotas {
+  workspaces: Quota;
+  /** Sandboxes running at once. */
+  runningSandboxes: Quota;
+  /** Agent runs queued or running at once. */
+  activeRuns: Quota;
 }

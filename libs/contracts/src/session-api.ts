@@ -12,8 +12,8 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export const RUN_STATUSES = ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 /** A run in one of these still holds its session (and a place in the team's queue). */
-export const ACTIVE_RUN_STATUSES = ['queued', 'running', 'waiting_permission'] as const satisfies readonly RunStatus[];
-export const FINISHED_RUN_STATUSES = ['completed', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'waiting_permission'];
+export const FINISHED_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled'];
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
 export type TodoStatus = (typeof TODO_STATUSES)[number];

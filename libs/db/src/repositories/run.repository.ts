@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { ACTIVE_RUN_STATUSES, FINISHED_RUN_STATUSES, type RunStatus as WireRunStatus } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
 import { splitUsage, UsageTotals, usageIncrement, usageSelect } from '../usage';
 import { EventEnvelope, EventRepository, NewEvent } from './event.repository';
 
 export type RunStatusName = `${RunStatus}`;
-export const ACTIVE_RUN_STATUSES: RunStatusName[] = ['queued', 'running', 'waiting_permission'];
-export const FINISHED_RUN_STATUSES: RunStatusName[] = ['completed', 'failed', 'cancelled'];
+// The database enum and the contract's statuses are one set: a drift is a compile error here.
+const _sameStatuses: [RunStatusName, WireRunStatus] extends [WireRunStatus, RunStatusName] ? true : never = true;
+export { ACTIVE_RUN_STATUSES, FINISHED_RUN_STATUSES };
 
 export interface RunRecord {
   id: string;

@@ -11,7 +11,7 @@ import { parse as parseCookie } from 'cookie';
 import type { Socket as IoSocket } from 'socket.io';
 import { z } from 'zod';
 import { AppConfig } from '@h/config';
-import type { Ack, ClientToServerEvents, ErrorCode, Permission, Run, ServerToClientEvents } from '@h/contracts';
+import { PERMISSION_BEHAVIORS, type Ack, type ClientToServerEvents, type ErrorCode, type Permission, type Run, type ServerToClientEvents } from '@h/contracts';
 import { AppException, errorBody, findInputProblem, INPUT_LIMITS, mapException, SESSION_COOKIE } from '@h/http';
 import { AccessService, AuthService, bearerFrom, Principal } from '@h/identity';
 import { PermissionService } from '../permission.service';
@@ -24,7 +24,7 @@ const subscribeSchema = z.object({ sessionId: z.string().uuid(), afterSeq: z.num
 const unsubscribeSchema = z.object({ sessionId: z.string().uuid() });
 const decideSchema = z.object({
   permissionId: z.string().uuid(),
-  behavior: z.enum(['allow', 'deny']),
+  behavior: z.enum(PERMISSION_BEHAVIORS),
   updatedInput: z.record(z.string(), z.unknown()).optional(),
   message: z.string().max(2000).optional(),
 });

@@ -7,7 +7,7 @@ import { FormError } from '../../components/form-error';
 import { SelectField, type SelectOption } from '../../components/select-field';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import type { ListResponse, Member, TeamRole } from '../../lib/api-types';
+import type { ListResponse, Member, TeamRole } from '@h/contracts';
 import { formatDate } from '../../lib/format';
 import { canManage, ROLE_LABELS } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';
