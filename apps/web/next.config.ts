@@ -1,10 +1,14 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
-// The Nest-free entry of the config library (mapped in this app's tsconfig).
-import { toolEnv } from '@h/config/tool-env';
+import type { ToolEnv } from '@h/config/tool-env';
 
 // The monorepo has one node_modules at its root: trace and resolve from there.
 const repoRoot = path.join(__dirname, '..', '..');
+
+// The environment goes through the config library like everywhere else. Next compiles this file
+// on its own and resolves its relative imports from the working directory (not this file), so the
+// library is required by absolute path while Next's TypeScript hook is active.
+const { toolEnv } = require(path.join(repoRoot, 'libs/config/src/tool-env.ts')) as { toolEnv: () => ToolEnv };
 
 const nextConfig: NextConfig = {
   output: 'standalone',
