@@ -46,6 +46,8 @@ export interface Session<TDate = string> {
   model: string;
   thinking: boolean;
   permissionMode: PermissionMode;
+  /** Step limit of this session; null: the instance default. */
+  maxSteps: number | null;
   /** Seq of the newest event. */
   lastSeq: number;
   usage: Usage;

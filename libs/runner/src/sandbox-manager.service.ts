@@ -1,9 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
-import { SandboxRepository } from '@h/db';
+import { QuotaExceededError, SandboxRepository } from '@h/db';
 import { EgressService } from '@h/egress';
 import {
+  dockerClient,
   DockerSandboxDriver,
   ensureSandboxImage,
   LocalSandboxDriver,
@@ -69,9 +70,15 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(image, env.SANDBOX_RUNTIME) : undefined;
     return new DockerSandboxDriver({
       image,
+      docker: dockerClient(env.DOCKER_HOST),
       namePrefix: env.SANDBOX_NAME_PREFIX,
       poolSize: env.SANDBOX_POOL_SIZE,
       idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,
+      // The running-sandbox quota counts what the database says runs: keep it true.
+      onIdleStop: (name) => {
+        const workspaceId = name.slice(`${env.SANDBOX_NAME_PREFIX}ws-`.length);
+        void this.sandboxes.setStatus(workspaceId, 'stopped').catch((err) => this.logger.warn({ err, name }, 'could not record an idle stop'));
+      },
       limits: { cpus: env.SANDBOX_CPUS, memoryBytes: env.SANDBOX_MEMORY_MB * 1024 * 1024, pids: env.SANDBOX_PIDS },
       egressSocketDir: this.egress.socketDir,
       ...(await this.diskBudget()),
@@ -103,8 +110,14 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
 
   /** A running sandbox for the workspace (started, re-created or claimed from the pool), as a Workspace. */
   async open(workspace: { id: string; teamId: string; networkEnabled: boolean }): Promise<{ workspace: Workspace; record: SandboxRecord }> {
-    const driver = await this.driver();
     const stored = await this.sandboxes.find(workspace.id);
+    if (stored?.status !== 'running') {
+      // Starting one more: the team's running sandboxes stay within TEAM_MAX_RUNNING_SANDBOXES.
+      const used = await this.sandboxes.countRunning(workspace.teamId, workspace.id);
+      const limit = this.config.env.TEAM_MAX_RUNNING_SANDBOXES;
+      if (used >= limit) throw new QuotaExceededError('runningSandboxes', used, limit);
+    }
+    const driver = await this.driver();
     // Network access = the egress proxy's socket in the sandbox; the container's network stays none.
     if (workspace.networkEnabled && driver.kind === 'docker') await this.egress.serve(workspace.id);
     else await this.egress.stop(workspace.id);

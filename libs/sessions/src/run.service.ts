@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@h/config';
 import { FINISHED_RUN_STATUSES } from '@h/contracts';
-import { AgentSessionRepository, EventBusRepository, PermissionRepository, RunRecord, RunRepository, toEngineUsage } from '@h/db';
+import { AgentSessionRepository, EventBusRepository, PermissionRepository, QuotaExceededError, RunRecord, RunRepository, toEngineUsage } from '@h/db';
 import { AppException } from '@h/http';
-import { AccessGrant, AuditService, Principal } from '@h/identity';
+import { AccessGrant, AuditService, Principal, quotaExceeded, TeamQuotaService } from '@h/identity';
 import { RunDispatcher, titleFromMessage } from '@h/runs';
 import type { PostMessageDto, RunDto, RunListDto } from './session.dto';
 
@@ -15,6 +16,8 @@ export class RunService {
     private readonly bus: EventBusRepository,
     private readonly dispatcher: RunDispatcher,
     private readonly audit: AuditService,
+    private readonly quotas: TeamQuotaService,
+    private readonly config: AppConfig,
   ) {}
 
   async toDto(run: RunRecord): Promise<RunDto> {
@@ -26,13 +29,19 @@ export class RunService {
   async postMessage(principal: Principal, access: AccessGrant, sessionId: string, body: PostMessageDto): Promise<{ run: RunDto; created: boolean }> {
     const session = await this.sessions.findById(sessionId);
     if (!session) throw AppException.notFound('Session');
-    const { run, created, events } = await this.runs.createWithMessage({
-      sessionId,
-      teamId: access.teamId,
-      userId: principal.userId,
-      content: body.content,
-      clientMessageId: body.clientMessageId,
-    });
+    await this.quotas.assertSandboxCanStart(access.teamId, session.workspaceId);
+    const { run, created, events } = await this.runs
+      .createWithMessage({
+        sessionId,
+        teamId: access.teamId,
+        userId: principal.userId,
+        content: body.content,
+        clientMessageId: body.clientMessageId,
+        maxActive: this.config.env.TEAM_MAX_ACTIVE_RUNS,
+      })
+      .catch((err: unknown) => {
+        throw err instanceof QuotaExceededError ? quotaExceeded(err) : err;
+      });
     if (created) {
       // Admission first: it is on the path to a working agent; the title and the live fan-out of
       // the message (already in the log) can follow.

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ACTIVE_RUN_STATUSES, FINISHED_RUN_STATUSES, type RunStatus as WireRunStatus } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
+import { QuotaExceededError } from '../quota';
 import { splitUsage, UsageTotals, usageIncrement, usageSelect } from '../usage';
 import { EventEnvelope, EventRepository, NewEvent } from './event.repository';
 
@@ -10,6 +11,11 @@ export type RunStatusName = `${RunStatus}`;
 // The database enum and the contract's statuses are one set: a drift is a compile error here.
 const _sameStatuses: [RunStatusName, WireRunStatus] extends [WireRunStatus, RunStatusName] ? true : never = true;
 export { ACTIVE_RUN_STATUSES, FINISHED_RUN_STATUSES };
+/**
+ * What TEAM_MAX_ACTIVE_RUNS counts: runs waiting for a worker or working. A run waiting for a
+ * person's approval holds no worker and may wait for days, so it does not block the team's others.
+ */
+export const QUOTA_RUN_STATUSES: RunStatus[] = ['queued', 'running'];
 
 export interface RunRecord {
   id: string;
@@ -67,6 +73,8 @@ export class RunRepository {
   /**
    * Creates a queued run and appends its `message.user` event in one transaction. A repeated
    * `clientMessageId` returns the first run instead (idempotent retries from flaky clients).
+   * A team with `maxActive` runs queued or running gets a QuotaExceededError; the count is taken
+   * under a per-team lock, so parallel posts cannot overshoot it.
    */
   async createWithMessage(input: {
     sessionId: string;
@@ -74,6 +82,7 @@ export class RunRepository {
     userId: string;
     content: string;
     clientMessageId?: string;
+    maxActive: number;
   }): Promise<{ run: RunRecord; created: boolean; events: EventEnvelope[] }> {
     if (input.clientMessageId) {
       const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
@@ -81,6 +90,9 @@ export class RunRepository {
     }
     try {
       return await this.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-run-quota:' + input.teamId}))`;
+        const used = await tx.run.count({ where: { teamId: input.teamId, status: { in: QUOTA_RUN_STATUSES } } });
+        if (used >= input.maxActive) throw new QuotaExceededError('activeRuns', used, input.maxActive);
         const run = await tx.run.create({
           data: { sessionId: input.sessionId, teamId: input.teamId, userId: input.userId, clientMessageId: input.clientMessageId },
           select: runSelect,
@@ -136,6 +148,10 @@ export class RunRepository {
       select: { id: true, sessionId: true, status: true },
     });
     return new Map(rows.map((r) => [r.sessionId, { id: r.id, status: r.status }]));
+  }
+
+  countForQuota(teamId: string): Promise<number> {
+    return this.prisma.run.count({ where: { teamId, status: { in: QUOTA_RUN_STATUSES } } });
   }
 
   /** 1-based position among the team's queued runs (what a user waits behind), or null. */

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, TEAM_ROLES, type AuthResponse, type MeResponse, type MeTeam, type TeamRole, type User } from '@h/contracts';
 
 export class SignupDto {
@@ -20,6 +20,12 @@ export class SignupDto {
   @MaxLength(100)
   @Matches(/\S/, { message: 'name must not be blank' })
   name: string;
+
+  @ApiPropertyOptional({ description: 'Token of an invitation link: signs up under the invite policy and joins its team', pattern: '^[A-Za-z0-9_-]{20,100}$' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{20,100}$/, { message: 'invitationToken must be the token of an invitation link' })
+  invitationToken?: string;
 }
 
 export class LoginDto {
@@ -41,8 +47,15 @@ export class UserDto implements User {
   @ApiProperty() name: string;
 }
 
+export class JoinedDto {
+  @ApiProperty({ format: 'uuid' }) teamId: string;
+  @ApiProperty({ enum: TEAM_ROLES }) role: TeamRole;
+}
+
 export class AuthResponseDto implements AuthResponse {
   @ApiProperty({ type: UserDto }) user: UserDto;
+  @ApiPropertyOptional({ type: JoinedDto, description: 'The team joined through the invitation given with the sign-up' })
+  joined?: JoinedDto;
 }
 
 export class MeTeamDto implements MeTeam {
@@ -56,4 +69,5 @@ export class MeResponseDto implements MeResponse {
   @ApiProperty({ type: UserDto }) user: UserDto;
   @ApiProperty({ type: [MeTeamDto] }) teams: MeTeamDto[];
   @ApiProperty({ enum: ['user', 'token'], description: 'How this request was authenticated' }) via: MeResponse['via'];
+  @ApiProperty({ description: 'The first account of the instance: the one quota messages tell people to ask' }) instanceAdmin: boolean;
 }

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
-import { TEAM_ROLES, type ListResponse, type Member, type Team, type TeamRole } from '@h/contracts';
+import { TEAM_ROLES, type ListResponse, type Member, type Quota, type Team, type TeamQuotas, type TeamRole } from '@h/contracts';
 
 export const ROLES = TEAM_ROLES;
 export const ASSIGNABLE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
@@ -26,17 +26,6 @@ export class TeamDto implements Team<Date> {
 
 export class TeamListDto implements ListResponse<TeamDto> {
   @ApiProperty({ type: [TeamDto] }) items: TeamDto[];
-}
-
-export class AddMemberDto {
-  @ApiProperty({ example: 'grace@example.com', maxLength: 254, description: 'The person must already have an account' })
-  @IsEmail({}, { message: 'email must be a valid email address' })
-  @MaxLength(254)
-  email: string;
-
-  @ApiProperty({ enum: ASSIGNABLE_ROLES })
-  @IsIn(ASSIGNABLE_ROLES)
-  role: (typeof ASSIGNABLE_ROLES)[number];
 }
 
 export class UpdateMemberDto {
@@ -86,4 +75,17 @@ export class AuditEntryDto {
 
 export class AuditListDto {
   @ApiProperty({ type: [AuditEntryDto] }) items: AuditEntryDto[];
+}
+
+export class QuotaDto implements Quota {
+  @ApiProperty({ description: 'In use now' }) used: number;
+  @ApiProperty({ description: 'The most allowed (instance setting)' }) limit: number;
+  @ApiProperty({ description: 'The instance setting that sets the limit', example: 'TEAM_MAX_WORKSPACES' }) setting: string;
+}
+
+export class TeamQuotasDto implements TeamQuotas {
+  @ApiProperty({ type: QuotaDto }) workspaces: QuotaDto;
+  @ApiProperty({ type: QuotaDto, description: 'Sandboxes running at once' }) runningSandboxes: QuotaDto;
+  @ApiProperty({ type: QuotaDto, description: 'Agent runs queued or running at once (runs waiting for an approval do not count)' })
+  activeRuns: QuotaDto;
 }
