@@ -19,7 +19,7 @@ describe(sandboxdEnv.name, () => {
 
 describe(toolEnv.name, () => {
   it('should pick only its own variables and treat empty as unset', () => {
-    expect(toolEnv({ H_SANDBOX_IMAGE: 'h-sandbox:abc', API_INTERNAL_URL: '', PATH: '/bin' })).toEqual({ H_SANDBOX_IMAGE: 'h-sandbox:abc' });
+    expect(toolEnv({ MODEL_SERVER_PORT: '4011', API_INTERNAL_URL: '', PATH: '/bin' })).toEqual({ MODEL_SERVER_PORT: '4011' });
   });
 
   it('should refuse an API_INTERNAL_URL that is not a URL', () => {

@@ -2,13 +2,9 @@ import { z } from 'zod';
 import { hostEnv } from './host-env';
 
 // Variables of the tools around the server rather than the server itself: the standalone scripted
-// model server, the sandbox image build that tests and benchmarks share, and `next dev`'s proxy.
+// model server and `next dev`'s proxy.
 // Each default lives where the tool applies it (named in the comment), never twice.
 export const toolEnvSchema = z.object({
-  /** Repository root for locating infra/ and dist/ when the code runs bundled; default: derived from the source path, else the cwd. */
-  H_REPO_ROOT: z.string().min(1).optional(),
-  /** Sandbox image tag already built (set by the jest global setup); skips build-image.sh. */
-  H_SANDBOX_IMAGE: z.string().min(1).optional(),
   /** Scripted model server (apps/model-server): port (default 4010), host (default 127.0.0.1), scenario dir, required bearer key. */
   MODEL_SERVER_PORT: z.string().optional(),
   MODEL_SERVER_HOST: z.string().optional(),
