@@ -15,13 +15,13 @@ const state = (q: ApiQuery<{ items: unknown[] }>) => renderToStaticMarkup(create
 
 describe(DataTable.name, () => {
   it('should name the table, head each column and give the actions column a header only screen readers hear', () => {
-    const html = renderToStaticMarkup(createElement(DataTable, { label: 'API tokens', columns: ['Name', 'Expires'], actions: true }, createElement('tr', null)));
+    const html = renderToStaticMarkup(createElement(DataTable, { label: 'API tokens', columns: ['Name', 'Expires'], actions: true, children: createElement('tr', null) }));
     expect(html).toBe(
       '<div class="table-scroll"><table class="table" aria-label="API tokens"><thead><tr>' +
         '<th scope="col">Name</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th>' +
         '</tr></thead><tbody><tr></tr></tbody></table></div>',
     );
-    expect(renderToStaticMarkup(createElement(DataTable, { label: 'Limits', columns: ['What'] }, null))).not.toContain('Actions');
+    expect(renderToStaticMarkup(createElement(DataTable, { label: 'Limits', columns: ['What'], children: null }))).not.toContain('Actions');
   });
 });
 
