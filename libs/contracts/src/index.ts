@@ -1,2 +1,3 @@
 export * from './workspace';
 export * from './agent-events';
+export * from './files';

@@ -22,6 +22,7 @@ interface Mapped {
   code: string;
   message: string;
   headers?: Record<string, string>;
+  details?: Record<string, unknown>;
   /** Logged although a 4xx: the input checks should have caught it first. */
   log?: 'warn';
 }
@@ -65,7 +66,7 @@ function mapPrismaError(err: { code?: string; meta?: unknown }): Mapped | null {
 
 export function mapException(exception: unknown): Mapped {
   if (exception instanceof AppException) {
-    return { status: exception.status, code: exception.code, message: exception.message, headers: exception.headers };
+    return { status: exception.status, code: exception.code, message: exception.message, headers: exception.headers, details: exception.details };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
@@ -118,7 +119,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     for (const [k, v] of Object.entries(mapped.headers ?? {})) res.setHeader(k, v);
-    const body: ErrorBody = { error: { code: mapped.code, message: mapped.message } };
+    const body: ErrorBody = { error: { ...mapped.details, code: mapped.code, message: mapped.message } };
     res.status(mapped.status).json(body);
   }
 }

@@ -8,6 +8,8 @@ export class AppException extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** More fields of the error object beside code and message (e.g. EDIT_CONFLICT's versions). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AppException';
@@ -36,5 +38,5 @@ export class AppException extends Error {
 }
 
 export interface ErrorBody {
-  error: { code: string; message: string };
+  error: { code: string; message: string; [detail: string]: unknown };
 }

@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { ErrorBody } from './app.exception';
 import { findInputProblem, INPUT_LIMITS, jsonTooDeep } from './input-policy';
+import { isRawBodyRoute } from './upload-body';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -11,7 +12,8 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 // also keeps cross-site form posts (no CORS preflight) away from the API.
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (!hasBody || req.is(JSON_TYPES)) return next();
+  // Upload routes (upload-body.ts) parse their own bodies, with their own limit.
+  if (!hasBody || req.is(JSON_TYPES) || isRawBodyRoute(req)) return next();
   const body: ErrorBody = {
     error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the request body as JSON with "content-type: application/json".' },
   };
@@ -38,7 +40,8 @@ function checkParsedBody(req: Request, res: Response, next: NextFunction): void 
 // goes to the web app through the proxy with its body untouched.
 export function installBodyParsers(app: INestApplication, limit: string): void {
   app.use('/api', requireJsonBody);
-  app.use('/api', express.json({ limit, type: JSON_TYPES, verify: verifyDepth }));
+  const json = express.json({ limit, type: JSON_TYPES, verify: verifyDepth });
+  app.use('/api', (req: Request, res: Response, next: NextFunction) => (isRawBodyRoute(req) ? next() : json(req, res, next)));
   app.use('/api', checkParsedBody);
   app.use('/api', (err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
