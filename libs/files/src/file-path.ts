@@ -2,8 +2,8 @@ import { AppException } from '@h/http';
 
 /** Longest path the file API takes (bytes of UTF-16 as JS counts; Linux's PATH_MAX is 4096). */
 export const FILE_PATH_MAX_LENGTH = 4096;
-/** Documented pattern of a path parameter: no NUL, no leading '/'. The rules below say the rest. */
-export const FILE_PATH_PATTERN = '^[^\\u0000/][^\\u0000]*$|^$';
+/** Longest name of one file or directory (Linux NAME_MAX, in UTF-8 bytes). */
+export const FILE_NAME_MAX_BYTES = 255;
 
 /**
  * The host side's path rule, before anything reaches a sandbox: a relative, '/'-separated path
@@ -25,6 +25,9 @@ export function normalizeFilePath(input: unknown, what = 'path'): string {
   const segments = input.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.some((s) => s === '..')) {
     throw AppException.badRequest('PATH_OUTSIDE_WORKSPACE', `${what} may not contain "..": ${preview(input)}.`);
+  }
+  if (segments.some((s) => Buffer.byteLength(s) > FILE_NAME_MAX_BYTES)) {
+    throw AppException.badRequest('VALIDATION_FAILED', `${what} has a name longer than ${FILE_NAME_MAX_BYTES} bytes (the file system's limit).`);
   }
   return segments.join('/');
 }

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { ErrorBody } from './app.exception';
-import { findInputProblem, INPUT_LIMITS, jsonTooDeep } from './input-policy';
+import { findInputProblem, INPUT_LIMITS, jsonTooDeep, queryStringProblem } from './input-policy';
 import { isRawBodyRoute } from './upload-body';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -27,6 +27,14 @@ function verifyDepth(_req: Request, _res: Response, buf: Buffer, encoding: strin
   }
 }
 
+/** Query strings that do not decode are refused before anything parses them (input-policy.ts). */
+function checkQueryString(req: Request, res: Response, next: NextFunction): void {
+  const problem = queryStringProblem(req.originalUrl);
+  if (!problem) return next();
+  const body: ErrorBody = { error: { code: 'VALIDATION_FAILED', message: problem } };
+  res.status(400).json(body);
+}
+
 /** Every parsed body goes through the one input policy before any route sees it. */
 function checkParsedBody(req: Request, res: Response, next: NextFunction): void {
   const problem = req.body === undefined ? null : findInputProblem(req.body, 'body');
@@ -39,6 +47,7 @@ function checkParsedBody(req: Request, res: Response, next: NextFunction): void 
 // answers with the one error shape and names the limit. Only /api is parsed: every other path
 // goes to the web app through the proxy with its body untouched.
 export function installBodyParsers(app: INestApplication, limit: string): void {
+  app.use('/api', checkQueryString);
   app.use('/api', requireJsonBody);
   const json = express.json({ limit, type: JSON_TYPES, verify: verifyDepth });
   app.use('/api', (req: Request, res: Response, next: NextFunction) => (isRawBodyRoute(req) ? next() : json(req, res, next)));
