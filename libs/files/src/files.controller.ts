@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Req, Res, StreamableFile, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Req, Res, StreamableFile, UseInterceptors } from '@nestjs/common';
 import {
   ApiBody,
   ApiConflictResponse,
@@ -39,8 +39,17 @@ const IF_MATCH = {
   description: 'The ETag you read ("<sha256 hex>"): write only over that version (409 EDIT_CONFLICT with both versions otherwise). `*`: overwrite whatever file is there (412 if none). Left out: create only; over an existing file 428 PRECONDITION_REQUIRED.',
   schema: { type: 'string', maxLength: 66, pattern: '^(\\*|"?[0-9a-fA-F]{64}"?)$' },
 } as const;
-const CONFLICT = { type: EditConflictResponseDto, description: 'EDIT_CONFLICT: the file is not the version If-Match names; `current` and `yours` carry both' };
-const PRECONDITION_REQUIRED = { status: 428, type: ErrorResponseDto, description: 'PRECONDITION_REQUIRED: the file exists and no If-Match was sent' };
+
+/** What a write (PUT content, upload) documents: If-Match and every answer it leads to. */
+const ConditionalWriteDocs = () =>
+  applyDecorators(
+    ApiHeader(IF_MATCH),
+    ApiCreatedResponse({ type: FileWriteResultDto, description: 'Created (no file was there)' }),
+    ApiOkResponse({ type: FileWriteResultDto, description: 'Replaced the version If-Match named' }),
+    ApiConflictResponse({ type: EditConflictResponseDto, description: 'EDIT_CONFLICT: the file is not the version If-Match names; `current` and `yours` carry both' }),
+    ApiPreconditionFailedResponse({ type: ErrorResponseDto, description: 'PRECONDITION_FAILED: If-Match: * and no file there' }),
+    ApiResponse({ status: 428, type: ErrorResponseDto, description: 'PRECONDITION_REQUIRED: the file exists and no If-Match was sent' }),
+  );
 
 // Thin: every rule lives in FilesService. Paths are a query parameter (`?path=src/a.ts`): one
 // documented, bounded string instead of a wildcard segment whose %2F and dot segments proxies and
@@ -91,12 +100,7 @@ export class FilesController {
   @Put('content')
   @Access('workspace', 'id', 'member')
   @ApiOperation({ summary: 'Write a whole file, conditional on If-Match (see the header)' })
-  @ApiHeader(IF_MATCH)
-  @ApiCreatedResponse({ type: FileWriteResultDto, description: 'Created (no file was there)' })
-  @ApiOkResponse({ type: FileWriteResultDto, description: 'Replaced the version If-Match named' })
-  @ApiConflictResponse(CONFLICT)
-  @ApiPreconditionFailedResponse({ type: ErrorResponseDto, description: 'PRECONDITION_FAILED: If-Match: * and no file there' })
-  @ApiResponse(PRECONDITION_REQUIRED)
+  @ConditionalWriteDocs()
   async writeFile(
     @Param('id') id: string,
     @Query() query: FilePathQueryDto,
@@ -141,12 +145,7 @@ export class FilesController {
   @ApiOperation({ summary: 'Upload one file: the raw body (any content type) or multipart/form-data with the field "file"; at most FILE_UPLOAD_MAX_BYTES; If-Match as for writes' })
   @ApiConsumes('application/octet-stream', 'multipart/form-data')
   @ApiBody({ schema: { type: 'string', format: 'binary', description: 'The file\'s bytes (or a multipart form whose field "file" holds them)' } })
-  @ApiHeader(IF_MATCH)
-  @ApiCreatedResponse({ type: FileWriteResultDto, description: 'Created (no file was there)' })
-  @ApiOkResponse({ type: FileWriteResultDto, description: 'Replaced the version If-Match named' })
-  @ApiConflictResponse(CONFLICT)
-  @ApiPreconditionFailedResponse({ type: ErrorResponseDto, description: 'PRECONDITION_FAILED: If-Match: * and no file there' })
-  @ApiResponse(PRECONDITION_REQUIRED)
+  @ConditionalWriteDocs()
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'FILE_TOO_LARGE: over FILE_UPLOAD_MAX_BYTES (the message names the limit)' })
   async uploadFile(
     @Param('id') id: string,

@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { FileChange, FilesAck, FilesChangedEvent } from '@h/contracts';
 import { startStack, TestStack, waitFor } from '../../support/api-harness';
 import { HttpClient } from '../../support/http-client';
-import { createWorkspace, TeamFixture, teamWithRoles } from '../api/team-fixture';
+import { addPerson, createWorkspace, TeamFixture, teamWithRoles } from '../api/team-fixture';
 import { execInSandbox, filesApi, sha256Etag, uniquePath } from './files-fixture';
 
 // Issue 10, point 3: changes made through the API, by a command in the sandbox, or anyone else
@@ -14,7 +14,7 @@ describe('live files over Socket.IO', () => {
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ env: { SSE_HEARTBEAT_MS: '1000' } });
     f = await teamWithRoles(stack.url, 'live-files');
     api = filesApi(f.workspaceId);
     expect((await f.owner.client.post(api.entry('start.txt'), { type: 'file' })).status).toBe(201);
@@ -120,5 +120,22 @@ describe('live files over Socket.IO', () => {
     await f.member.client.request('PUT', api.content(path), { content: 'secret' });
     await waitFor('the viewer sees it', async () => control.changes.find((c) => c.path === path));
     expect(w.events).toEqual([]);
+  });
+
+  it('should end the subscription of someone removed from the team (files.error), within a heartbeat', async () => {
+    const leaving = await addPerson(stack.url, f.owner, f.teamId, 'viewer', 'leaving');
+    const w = await watcher(leaving.client);
+    const errors: { workspaceId: string; error: { code: string } }[] = [];
+    w.socket.on('files.error', (e) => errors.push(e));
+    expect((await subscribe(w.socket, f.workspaceId)).ok).toBe(true);
+    expect((await f.owner.client.delete(`/api/v1/teams/${f.teamId}/members/${leaving.userId}`)).status).toBe(204);
+    await waitFor('files.error after the removal', async () => errors.find((e) => e.workspaceId === f.workspaceId));
+    // Changes after that do not reach the removed person; a control socket shows they happened.
+    const control = await watcher(f.viewer.client);
+    expect((await subscribe(control.socket, f.workspaceId)).ok).toBe(true);
+    const path = uniquePath('after-removal');
+    await f.member.client.request('PUT', api.content(path), { content: 'private again' });
+    await waitFor('the control socket sees it', async () => control.changes.find((c) => c.path === path));
+    expect(w.changes.find((c) => c.path === path)).toBeUndefined();
   });
 });
