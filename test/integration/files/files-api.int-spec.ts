@@ -191,6 +191,11 @@ describe('file API', () => {
       const res = await rawRequest(f.viewer.client, 'GET', api.content('page.html'), undefined);
       expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      await f.member.client.request('PUT', api.content('logo.svg'), { content: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>' });
+      const svg = await rawRequest(f.viewer.client, 'GET', api.content('logo.svg'), undefined);
+      expect(svg.headers.get('content-type')).toMatch(/^text\/plain/);
+      await f.member.client.request('PUT', api.content('pixel.png'), { content: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64'), encoding: 'base64' });
+      expect((await rawRequest(f.viewer.client, 'GET', api.content('pixel.png'), undefined)).headers.get('content-type')).toBe('image/png');
     });
   });
 
@@ -220,6 +225,27 @@ describe('file API', () => {
       // Exactly at the limit is fine.
       const atLimit = await rawRequest(f.member.client, 'POST', api.upload(path), big.subarray(0, UPLOAD_MAX), { 'content-type': 'application/octet-stream' });
       expect(atLimit.status).toBe(201);
+    });
+
+    it('should answer malformed multipart uploads with a 4xx, not a 5xx', async () => {
+      const path = uniquePath('bad-multipart');
+      const noBoundary = await rawRequest(f.member.client, 'POST', api.upload(path), Buffer.from('x'), { 'content-type': 'multipart/form-data' });
+      expect(noBoundary.status).toBe(400);
+      const wrongField = new FormData();
+      wrongField.append('other', new Blob([Buffer.from('x')]), 'x.txt');
+      expect((await rawRequest(f.member.client, 'POST', api.upload(path), wrongField)).status).toBe(400);
+      const noFile = new FormData();
+      noFile.append('note', 'no file here');
+      expectError(await rawRequest(f.member.client, 'POST', api.upload(path), noFile), 400, 'VALIDATION_FAILED');
+      const twoFiles = new FormData();
+      twoFiles.append('file', new Blob([Buffer.from('a')]), 'a.txt');
+      twoFiles.append('file', new Blob([Buffer.from('b')]), 'b.txt');
+      expect((await rawRequest(f.member.client, 'POST', api.upload(path), twoFiles)).status).toBe(400);
+      const truncated = await rawRequest(f.member.client, 'POST', api.upload(path), Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc'), {
+        'content-type': 'multipart/form-data; boundary=b',
+      });
+      expect(truncated.status).toBe(400);
+      expectError(await f.member.client.get(api.text(path)), 404, 'FILE_NOT_FOUND');
     });
 
     it('should keep refusing non-JSON bodies on every other route', async () => {
