@@ -71,7 +71,12 @@ describe('file API', () => {
       ['absolute', '/etc/passwd'],
       ['absolute /workspace', '/workspace/README.md'],
     ])('should refuse %s with 400 before the sandbox', async (_what, path) => {
-      for (const url of [api.text(path), api.content(path), api.tree(path)]) expectError(await f.owner.client.get(url), 400, 'PATH_OUTSIDE_WORKSPACE');
+      for (const url of [api.text(path), api.content(path), api.tree(path)]) {
+        const res = await f.owner.client.get(url);
+        expectError(res, 400, 'PATH_OUTSIDE_WORKSPACE');
+        // Worded by the api's own check (file-path.ts), not by sandboxd's resolver.
+        expect(res.body.error.message).toMatch(/may not contain "\.\."|must be relative to the workspace root/);
+      }
       expectError(await f.owner.client.request('PUT', api.content(path), { content: 'x' }, { 'if-match': '*' }), 400, 'PATH_OUTSIDE_WORKSPACE');
       expectError(await f.owner.client.delete(api.entry(path)), 400, 'PATH_OUTSIDE_WORKSPACE');
       expectError(await f.owner.client.post(api.move(), { from: 'README.md', to: path }), 400, 'PATH_OUTSIDE_WORKSPACE');
