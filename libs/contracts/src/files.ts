@@ -1,6 +1,9 @@
 // The file API (REST under /api/v1/workspaces/:id/files) and live file changes over Socket.IO
 // (`files.subscribe` -> `files.changed`), typed once for the api and the IDE.
-// Zod-free on purpose: the browser may import this file's values.
+// Zod-free on purpose: the browser may import this file's values. The events are part of the
+// socket's typed maps (socket-events.ts).
+import type { ErrorBody } from './error-codes';
+import type { Ack } from './socket-events';
 import type { FileType } from './workspace';
 
 /**
@@ -81,12 +84,12 @@ export interface FilesChangedEvent {
 }
 
 /** A `files.subscribe` ended on the server's side (access lost); subscribe again if it comes back. */
-export interface FilesErrorEvent {
+export interface FilesErrorEvent extends ErrorBody {
   workspaceId: string;
-  error: { code: string; message: string };
 }
 
-export type FilesAck<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+/** The acknowledgement of files.subscribe / files.unsubscribe (the socket's one Ack shape). */
+export type FilesAck<T> = Ack<T>;
 
 export interface FilesSubscribeRequest {
   workspaceId: string;

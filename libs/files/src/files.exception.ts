@@ -1,30 +1,31 @@
-import { WorkspaceError } from '@h/contracts';
+import { type HttpErrorCode, WorkspaceError } from '@h/contracts';
 import { QuotaExceededError } from '@h/db';
-import { AppException } from '@h/http';
+import { AppException, errorStatus } from '@h/http';
 import { quotaExceeded } from '@h/identity';
 import { RpcError } from '@h/sandbox-protocol';
 
-// The file API's error codes, and how a sandbox's answer (RpcError with data.code, or the
+// The file API's codes, and how a sandbox's answer (RpcError with data.code, or the
 // WorkspaceError the driver raises) becomes one. The caller's path is in each message already
 // (sandboxd words it with the path it was given, never the container's real one).
-// Statuses and meanings, ready for the error-code registry of libs/contracts once it lands.
-export const FILES_ERROR_CODES = {
-  PATH_OUTSIDE_WORKSPACE: { status: 400, description: 'A file path leaves the workspace: "..", a leading "/", or a symbolic link that points outside.' },
-  IS_DIRECTORY: { status: 400, description: 'The path names a directory where a file is needed (or a directory delete without recursive=true).' },
-  NOT_DIRECTORY: { status: 400, description: 'The path names a file where a directory is needed.' },
-  FILE_NOT_FOUND: { status: 404, description: 'No file or directory at that path in the workspace.' },
-  ALREADY_EXISTS: { status: 409, description: 'Something is already at that path (create, move).' },
-  EDIT_CONFLICT: { status: 409, description: 'The file is not the version If-Match names; the body carries current and yours.' },
-  PRECONDITION_FAILED: { status: 412, description: 'If-Match: * but there is no file to overwrite.' },
-  FILE_TOO_LARGE: { status: 413, description: 'An upload over FILE_UPLOAD_MAX_BYTES, or a read over SANDBOX_READ_MAX_BYTES.' },
-  PRECONDITION_REQUIRED: { status: 428, description: 'A write over an existing file without If-Match.' },
-  WORKSPACE_DISK_FULL: { status: 507, description: "The workspace's disk budget (SANDBOX_DISK_MB) is used up." },
-  SANDBOX_UNAVAILABLE: { status: 503, description: 'The workspace sandbox cannot be reached or started right now.' },
-} as const;
-export type FilesErrorCode = keyof typeof FILES_ERROR_CODES;
+
+/** The file API's own codes (statuses and meanings in the registry, libs/contracts error-codes.ts). */
+export type FilesErrorCode = Extract<
+  HttpErrorCode,
+  | 'PATH_OUTSIDE_WORKSPACE'
+  | 'IS_DIRECTORY'
+  | 'NOT_DIRECTORY'
+  | 'FILE_NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'EDIT_CONFLICT'
+  | 'PRECONDITION_FAILED'
+  | 'FILE_TOO_LARGE'
+  | 'PRECONDITION_REQUIRED'
+  | 'WORKSPACE_DISK_FULL'
+  | 'SANDBOX_UNAVAILABLE'
+>;
 
 export function filesError(code: FilesErrorCode, message: string, details?: Record<string, unknown>): AppException {
-  return new AppException(FILES_ERROR_CODES[code].status, code, message, {}, details);
+  return new AppException(errorStatus(code), code, message, {}, details);
 }
 
 /** A sandbox's refusal as the file API's answer; anything unknown stays a 5xx (a bug). */

@@ -2,7 +2,7 @@ import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { ConnectedSocket, MessageBody, OnGatewayDisconnect, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
-import type { FilesAck, FilesServerToClientEvents } from '@h/contracts';
+import type { ErrorBody, FilesAck, FilesServerToClientEvents } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { AppException, findInputProblem, mapException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
@@ -114,7 +114,7 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
     const who = await socketPrincipal(socket);
     if (!state) return;
     for (const workspaceId of [...state.workspaces]) {
-      let verdict: { code: string; message: string } | null = null;
+      let verdict: ErrorBody['error'] | null = null;
       try {
         const principal = who && (await this.auth.authenticate(who.credentials));
         if (!principal) verdict = { code: 'UNAUTHENTICATED', message: 'The session or API token behind this socket has ended.' };

@@ -1,8 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppException, ErrorBody } from './app.exception';
+import type { ErrorCode } from '@h/contracts';
+import { AppException } from './app.exception';
+import { errorBody } from './error-body';
 
-const statusCodes: Record<number, string> = {
+const statusCodes: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHENTICATED',
   403: 'FORBIDDEN',
@@ -19,7 +21,7 @@ const GENERIC_MESSAGE = 'Something went wrong on our side; it was logged.';
 
 interface Mapped {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   headers?: Record<string, string>;
   details?: Record<string, unknown>;
@@ -119,7 +121,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     for (const [k, v] of Object.entries(mapped.headers ?? {})) res.setHeader(k, v);
-    const body: ErrorBody = { error: { ...mapped.details, code: mapped.code, message: mapped.message } };
-    res.status(mapped.status).json(body);
+    // EDIT_CONFLICT and the like carry more fields beside code and message (AppException.details).
+    res.status(mapped.status).json({ error: { ...mapped.details, ...errorBody(mapped.code, mapped.message).error } });
   }
 }
