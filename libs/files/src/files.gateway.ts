@@ -4,7 +4,7 @@ import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
 import type { ErrorBody, FilesAck, FilesServerToClientEvents } from '@h/contracts';
 import { AppConfig } from '@h/config';
-import { AppException, findInputProblem, mapException } from '@h/http';
+import { AppException, errorBody, findInputProblem, mapException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
 import { socketPrincipal } from '@h/sessions';
 import { filesRoom, FilesWatchHub } from './files-watch.hub';
@@ -117,7 +117,7 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
       let verdict: ErrorBody['error'] | null = null;
       try {
         const principal = who && (await this.auth.authenticate(who.credentials));
-        if (!principal) verdict = { code: 'UNAUTHENTICATED', message: 'The session or API token behind this socket has ended.' };
+        if (!principal) verdict = errorBody('UNAUTHENTICATED', 'The session or API token behind this socket has ended.').error;
         else await this.access.check(principal, 'workspace', workspaceId, 'viewer');
       } catch (err) {
         const m = mapException(err);
@@ -134,18 +134,18 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
     const who = await socketPrincipal(socket);
     // A socket outlives its login: after a logout or a revoked token it stops acting, as HTTP does.
     const principal = who && (await this.auth.authenticate(who.credentials));
-    if (!principal) return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'Not authenticated, or the session or API token this socket used has ended.' } };
+    if (!principal) return { ok: false, ...errorBody('UNAUTHENTICATED', 'Not authenticated, or the session or API token this socket used has ended.') };
     const problem = findInputProblem(body, 'message');
-    if (problem) return { ok: false, error: { code: 'VALIDATION_FAILED', message: problem } };
+    if (problem) return { ok: false, ...errorBody('VALIDATION_FAILED', problem) };
     try {
       return { ok: true, data: await work(principal) };
     } catch (err) {
       if (err instanceof z.ZodError) {
-        return { ok: false, error: { code: 'VALIDATION_FAILED', message: err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') } };
+        return { ok: false, ...errorBody('VALIDATION_FAILED', err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')) };
       }
       const { status, code, message } = mapException(err);
       if (status >= 500) this.logger.error({ err }, 'files socket handler failed');
-      return { ok: false, error: { code, message } };
+      return { ok: false, ...errorBody(code, message) };
     }
   }
 }
