@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig, ConfigModule } from '@h/config';
 import { DbModule } from '@h/db';
+import { FilesModule } from '@h/files';
 import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
@@ -24,6 +25,7 @@ export class AppModule {
         WorkspacesModule,
         ProvidersModule,
         SessionsModule,
+        FilesModule,
       ],
       controllers: [HealthController],
     };
