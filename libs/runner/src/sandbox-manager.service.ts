@@ -22,6 +22,8 @@ import {
 export class SandboxManager implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SandboxManager.name);
   private driverPromise: Promise<SandboxDriver> | null = null;
+  /** What open() returned per workspace, reused while the driver's client to it stays open. */
+  private readonly opened = new Map<string, { networkEnabled: boolean; workspace: Workspace; record: SandboxRecord }>();
 
   constructor(
     private readonly config: AppConfig,
@@ -105,6 +107,11 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
   /** A running sandbox for the workspace (started, re-created or claimed from the pool), as a Workspace. */
   async open(workspace: { id: string; teamId: string; networkEnabled: boolean }): Promise<{ workspace: Workspace; record: SandboxRecord }> {
     const driver = await this.driver();
+    // The sandbox this process set up and is still connected to needs no Docker inspects and no
+    // record read and write per run (bench/runs): a stopped, removed or restarted container closes
+    // the client, and a changed network setting goes the long way (it re-creates the container).
+    const known = this.opened.get(workspace.id);
+    if (known && known.networkEnabled === workspace.networkEnabled && driver.isConnected(known.record)) return known;
     const stored = await this.sandboxes.find(workspace.id);
     // Network access = the egress proxy's socket in the sandbox; the container's network stays none.
     if (workspace.networkEnabled && driver.kind === 'docker') await this.egress.serve(workspace.id);
@@ -122,7 +129,13 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       volumeName: record.volume,
       image: record.image ?? 'local',
     });
-    return { workspace: new SandboxWorkspace(() => driver.connect(record), { readMaxBytes: this.config.env.SANDBOX_READ_MAX_BYTES }), record };
+    const opened = {
+      networkEnabled: workspace.networkEnabled,
+      workspace: new SandboxWorkspace(() => driver.connect(record), { readMaxBytes: this.config.env.SANDBOX_READ_MAX_BYTES }),
+      record,
+    };
+    this.opened.set(workspace.id, opened);
+    return { workspace: opened.workspace, record };
   }
 
   /** A stored record, or null when it no longer matches the driver's schema (then it is re-created). */
@@ -133,6 +146,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
 
   async teardown(record: SandboxRecord): Promise<void> {
     const driver = await this.driver();
+    if (record.workspaceId) this.opened.delete(record.workspaceId);
     await driver.remove(record);
     if (record.workspaceId) await this.egress.remove(record.workspaceId);
   }

@@ -33,6 +33,8 @@ export interface ScriptedModelServerOptions {
   faults?: FaultSpec[];
   /** Answer unmatched requests with the labelled demo text (default true); false answers 404. */
   demo?: boolean;
+  /** Called once per recorded request when its response has been written out (or the client left). */
+  onRequestEnd?: (request: RecordedRequest) => void;
 }
 
 export type RequestOutcome = 'pending' | 'completed' | 'client_closed' | 'dropped' | 'error';
@@ -41,6 +43,13 @@ export interface RecordedRequest {
   /** 1-based, in arrival order. */
   seq: number;
   receivedAt: number;
+  /**
+   * High-resolution epoch milliseconds (performance.timeOrigin + now) when the handler started and
+   * when the response was flushed or the client went away: the model's own time, comparable with
+   * other processes' clocks on the same host (benchmarks subtract it from end-to-end times).
+   */
+  startedAtMs: number;
+  endedAtMs?: number;
   method: string;
   path: string;
   /** Request headers, authorization masked. */
@@ -90,6 +99,8 @@ interface PendingFault {
 }
 
 
+const hrNow = (): number => performance.timeOrigin + performance.now();
+
 export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
   const registry = new Map<string, Scenario>();
   const conversations = new Map<string, ConversationState>();
@@ -130,11 +141,18 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       return;
     }
     const record: RecordedRequest = {
-      seq: requests.length + 1, receivedAt: Date.now(), method: req.method ?? 'GET', path,
+      seq: requests.length + 1, receivedAt: Date.now(), startedAtMs: hrNow(), method: req.method ?? 'GET', path,
       headers: maskHeaders(req), body: undefined, scenario: null, conversation: null, turn: null,
       promptTokens: 0, cacheHitTokens: 0, prefixShare: 0, status: 0, outcome: 'pending', failures: [],
     };
     requests.push(record);
+    const ended = (): void => {
+      if (record.endedAtMs !== undefined) return;
+      record.endedAtMs = hrNow();
+      options.onRequestEnd?.(record);
+    };
+    res.once('finish', ended);
+    res.once('close', ended);
     const fail = (status: number, message: string, type: string): void => {
       record.status = status;
       record.outcome = 'error';

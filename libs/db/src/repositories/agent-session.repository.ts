@@ -79,12 +79,4 @@ export class AgentSessionRepository {
   ): Promise<AgentSessionRecord> {
     return toRecord(await this.prisma.agentSession.update({ where: { id }, data, select: sessionSelect }));
   }
-
-  /** Merges derived state (todos, summary) written by the worker. */
-  async mergeState(id: string, patch: Record<string, unknown>): Promise<void> {
-    const row = await this.prisma.agentSession.findUnique({ where: { id }, select: { state: true } });
-    const state = { ...((row?.state ?? {}) as Record<string, unknown>), ...patch };
-    await this.prisma.agentSession.update({ where: { id }, data: { state: state as Prisma.InputJsonValue } });
-  }
-
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
-import { splitUsage, UsageTotals, usageIncrement, usageSelect } from '../usage';
-import { EventEnvelope, EventRepository, NewEvent } from './event.repository';
+import { splitUsage, UsageTotals, usageSelect } from '../usage';
+import { EventEnvelope, EventRepository } from './event.repository';
 
 export type RunStatusName = `${RunStatus}`;
 export const ACTIVE_RUN_STATUSES: RunStatusName[] = ['queued', 'running', 'waiting_permission'];
@@ -205,21 +205,6 @@ export class RunRepository {
     if (!claimed) return null;
     const run = await this.findById(id);
     return run ? { run, leaseId } : null;
-  }
-
-  /**
-   * Appends a run's `usage` event and adds that model request to the run's and the session's totals
-   * in the same transaction, fenced by the worker's lease: a worker killed at any moment can
-   * neither lose a request the log records nor count one twice.
-   */
-  async appendUsageEvent(run: { id: string; sessionId: string }, leaseId: string, event: NewEvent, usage: UsageTotals): Promise<EventEnvelope[]> {
-    const inc = usageIncrement(usage);
-    return this.prisma.$transaction(async (tx) => {
-      const appended = await this.events.append(run.sessionId, [event], { runId: run.id, leaseId, tx });
-      await tx.run.update({ where: { id: run.id }, data: inc, select: { id: true } });
-      await tx.agentSession.update({ where: { id: run.sessionId }, data: inc, select: { id: true } });
-      return appended;
-    });
   }
 
   /**
