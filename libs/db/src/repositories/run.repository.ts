@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
-import { splitUsage, UsageTotals, usageSelect } from '../usage';
+import { splitUsage, UsageTotals, usageSelect, ZERO_USAGE } from '../usage';
 import { EventEnvelope, EventRepository } from './event.repository';
 
 export type RunStatusName = `${RunStatus}`;
@@ -65,6 +65,7 @@ export class RunRepository {
   /**
    * Creates a queued run and appends its `message.user` event in one transaction. A repeated
    * `clientMessageId` returns the first run instead (idempotent retries from flaky clients).
+   * `title` names a session that has no title yet, in the same transaction (no commit of its own).
    */
   async createWithMessage(input: {
     sessionId: string;
@@ -72,32 +73,60 @@ export class RunRepository {
     userId: string;
     content: string;
     clientMessageId?: string;
+    title?: string;
   }): Promise<{ run: RunRecord; created: boolean; events: EventEnvelope[] }> {
     if (input.clientMessageId) {
       const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
       if (existing) return { run: existing, created: false, events: [] };
     }
-    try {
-      return await this.prisma.$transaction(async (tx) => {
-        const run = await tx.run.create({
-          data: { sessionId: input.sessionId, teamId: input.teamId, userId: input.userId, clientMessageId: input.clientMessageId },
-          select: runSelect,
-        });
-        const events = await this.events.append(
-          input.sessionId,
-          [{ type: 'message.user', data: { content: input.content, userId: input.userId } }],
-          { runId: run.id, tx },
-        );
-        return { run: toRecord(run), created: true, events };
-      });
-    } catch (err) {
+    // One statement (one round trip, one commit): a burst of 50 messages used to hold a pooled
+    // connection each for an interactive transaction of five round trips (bench/runs). A raced
+    // clientMessageId inserts nothing (ON CONFLICT), so nothing else is written either.
+    const id = randomUUID();
+    const ts = new Date();
+    const at = ts.toISOString();
+    const data = { content: input.content, userId: input.userId };
+    const rows = await this.prisma.$queryRaw<Array<{ seq: number }>>`
+      WITH run AS (
+        INSERT INTO "Run" ("id", "sessionId", "teamId", "userId", "clientMessageId", "queuedAt", "createdAt", "updatedAt")
+        VALUES (${id}::uuid, ${input.sessionId}::uuid, ${input.teamId}::uuid, ${input.userId}::uuid, ${input.clientMessageId ?? null}::text,
+          ${at}::timestamp(3), ${at}::timestamp(3), ${at}::timestamp(3))
+        ON CONFLICT ("sessionId", "clientMessageId") DO NOTHING
+        RETURNING "id"
+      ), bumped AS (
+        UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = ${at}::timestamp(3),
+          "title" = CASE WHEN "title" = '' AND ${input.title ?? null}::text IS NOT NULL THEN ${input.title ?? null}::text ELSE "title" END
+        WHERE "id" = ${input.sessionId}::uuid AND EXISTS (SELECT 1 FROM run)
+        RETURNING "lastSeq"
+      )
+      INSERT INTO "Event" ("sessionId", "seq", "runId", "type", "data", "ts")
+      SELECT ${input.sessionId}::uuid, b."lastSeq", ${id}::uuid, 'message.user', ${JSON.stringify(data)}::jsonb, ${at}::timestamp(3)
+      FROM bumped b
+      RETURNING "seq"`;
+    if (!rows.length) {
       // Two requests with the same clientMessageId raced; the loser answers with the winner's run.
-      if ((err as { code?: string }).code === 'P2002' && input.clientMessageId) {
-        const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
-        if (existing) return { run: existing, created: false, events: [] };
-      }
-      throw err;
+      const existing = input.clientMessageId ? await this.findByClientMessageId(input.sessionId, input.clientMessageId) : null;
+      if (existing) return { run: existing, created: false, events: [] };
+      throw new Error(`session ${input.sessionId} does not exist`);
     }
+    const run: RunRecord = {
+      id,
+      sessionId: input.sessionId,
+      teamId: input.teamId,
+      userId: input.userId,
+      status: 'queued',
+      clientMessageId: input.clientMessageId ?? null,
+      attempts: 0,
+      error: null,
+      usage: { ...ZERO_USAGE },
+      cancelRequestedAt: null,
+      queuedAt: ts,
+      startedAt: null,
+      finishedAt: null,
+      createdAt: ts,
+    };
+    const events: EventEnvelope[] = [{ sessionId: input.sessionId, seq: Number(rows[0].seq), runId: id, ts: at, type: 'message.user', data }];
+    return { run, created: true, events };
   }
 
   private async findByClientMessageId(sessionId: string, clientMessageId: string): Promise<RunRecord | null> {
