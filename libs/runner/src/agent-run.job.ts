@@ -271,10 +271,10 @@ export class AgentRunJob {
 
   /**
    * One batch of the engine's events in one statement: appended (fenced by the lease), with the
-   * usage of its model requests added to the totals and the derived state (todos, summary) merged,
-   * then published.
+   * usage of its model requests added to the totals and the derived state (todos, summary) merged;
+   * the writer publishes it after (in order).
    */
-  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], timings: RunTimings): Promise<void> {
+  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], timings: RunTimings): Promise<() => Promise<void>> {
     let usage: UsageTotals | undefined;
     const state: Record<string, unknown> = {};
     for (const event of batch) {
@@ -286,7 +286,7 @@ export class AgentRunJob {
       this.events.append(run.sessionId, batch, { runId: run.id, leaseId, usage, state: Object.keys(state).length ? state : undefined }),
     );
     this.noteSeq(run.sessionId, appended.at(-1)?.seq ?? 0);
-    await timings.time('publish', () => this.bus.publishEvents(appended));
+    return () => timings.time('publish', () => this.bus.publishEvents(appended));
   }
 
   private noteSeq(sessionId: string, seq: number): void {

@@ -9,10 +9,11 @@ const toolStart = (category: string | null) => ev('tool.start', { toolCallId: 'c
 function gatedStore() {
   const batches: string[][] = [];
   const gates: Array<() => void> = [];
+  const published: string[][] = [];
   const write = (batch: AgentEvent[]) =>
-    new Promise<void>((resolve) => {
+    new Promise<() => Promise<void>>((resolve) => {
       batches.push(batch.map((e) => e.type));
-      gates.push(resolve);
+      gates.push(() => resolve(async () => void published.push(batch.map((e) => e.type))));
     });
   const releaseAll = async () => {
     while (gates.length) {
@@ -20,7 +21,7 @@ function gatedStore() {
       await new Promise((r) => setImmediate(r));
     }
   };
-  return { batches, write, releaseAll };
+  return { batches, published, write, releaseAll };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -39,6 +40,7 @@ describe(RunEventWriter.name, () => {
     await store.releaseAll();
     await flushed;
     expect(store.batches).toEqual([['message.assistant', 'usage'], ['tool.end', 'todos.updated']]);
+    expect(store.published).toEqual(store.batches);
   });
 
   it('should hold a call that changes something until everything before it is written, but not a read', async () => {
@@ -85,14 +87,28 @@ describe(RunEventWriter.name, () => {
 
   it('should fail the next barrier and the final flush when a write fails, and say so once', async () => {
     const failures: unknown[] = [];
-    const writer = new RunEventWriter(async () => {
-      throw new Error('lease lost');
-    }, (err) => failures.push(err));
+    const writer = new RunEventWriter(
+      async () => {
+        throw new Error('lease lost');
+      },
+      (err) => failures.push(err),
+    );
     await writer.push(ev('message.assistant'));
     await expect(writer.push(toolStart('write'))).rejects.toThrow('lease lost');
     await writer.push(ev('tool.end'));
     await expect(writer.flush()).rejects.toThrow('lease lost');
     expect(failures).toHaveLength(1);
+  });
+
+  it('should fail the final flush when a publish fails', async () => {
+    const writer = new RunEventWriter(
+      async () => async () => {
+        throw new Error('redis down');
+      },
+      () => undefined,
+    );
+    await writer.push(ev('tool.end'));
+    await expect(writer.flush()).rejects.toThrow('redis down');
   });
 
   it('should treat the end of a run as a barrier', async () => {

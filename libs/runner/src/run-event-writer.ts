@@ -1,8 +1,11 @@
 import type { AgentEvent } from '@h/contracts';
 import type { ModelProvider } from '@h/llm';
 
-/** Persists then publishes one batch, in order; throws when the batch could not be persisted. */
-export type BatchWrite = (batch: AgentEvent[]) => Promise<void>;
+/**
+ * Persists one batch (throws when it could not) and returns how to publish what was persisted;
+ * the writer publishes batches in order, each after it is persisted.
+ */
+export type BatchWrite = (batch: AgentEvent[]) => Promise<() => Promise<void>>;
 
 /**
  * Group commit for one run segment's events. A commit costs a WAL flush (about 5 ms on the shared
@@ -12,11 +15,11 @@ export type BatchWrite = (batch: AgentEvent[]) => Promise<void>;
  * answer is recorded or published, ahead of the events before it:
  *
  * - before every tool call that changes something (a `tool.start` whose category is not `read`),
- *   everything queued is persisted and published first, so a killed worker's successor finds
+ *   everything queued is persisted first (its publish may still be on its way), so a killed worker's successor finds
  *   every call that may have had an effect and gives it the interrupted result instead of running
  *   it twice;
  * - a model request starts the write of everything queued and goes out meanwhile; its answer is
- *   passed on only once that write is done (`provider`);
+ *   passed on only once that is persisted and published (`provider`), so its deltas follow it;
  * - the segment's end (`flush`) waits for the rest.
  *
  * What a crash can lose is only what no barrier has passed: events of read-only work, which the
@@ -28,6 +31,8 @@ export type BatchWrite = (batch: AgentEvent[]) => Promise<void>;
 export class RunEventWriter {
   private readonly queue: AgentEvent[] = [];
   private writing: Promise<void> | null = null;
+  /** The publishes so far, in order (never rejects: a failure is kept in `failure`). */
+  private publishing: Promise<void> = Promise.resolve();
   private scheduled = false;
   private failure: unknown = null;
 
@@ -40,7 +45,8 @@ export class RunEventWriter {
   /** Queues an event; resolves at once, or after the flush when the event is a barrier. */
   async push(event: AgentEvent): Promise<void> {
     this.queue.push(event);
-    if (isBarrier(event)) return this.flush();
+    if (TERMINAL.has(event.type)) return this.flush();
+    if (changesSomething(event)) return this.persisted();
     // Events emitted in one synchronous stretch of the engine share a batch.
     if (!this.scheduled && !this.writing) {
       this.scheduled = true;
@@ -51,14 +57,21 @@ export class RunEventWriter {
     }
   }
 
-  /** Resolves once everything queued is persisted and published; rejects with the write's error. */
-  async flush(): Promise<void> {
+  /** Resolves once everything queued is persisted; rejects with the write's error. */
+  async persisted(): Promise<void> {
     for (;;) {
       if (this.failure) throw this.failure;
       if (this.writing) await this.writing;
       else if (this.queue.length) this.kick();
       else return;
     }
+  }
+
+  /** Resolves once everything queued is persisted and published; rejects with the first error. */
+  async flush(): Promise<void> {
+    await this.persisted();
+    await this.publishing;
+    if (this.failure) throw this.failure;
   }
 
   /**
@@ -97,23 +110,28 @@ export class RunEventWriter {
     if (this.writing || this.failure || !this.queue.length) return;
     const batch = this.queue.splice(0);
     this.writing = this.write(batch).then(
-      () => {
+      (publish) => {
+        this.publishing = this.publishing.then(() => (this.failure ? undefined : publish().catch((err: unknown) => this.fail(err))));
         this.writing = null;
         this.kick();
       },
       (err: unknown) => {
         this.writing = null;
-        this.failure = err;
-        this.onFailure(err);
+        this.fail(err);
       },
     );
+  }
+
+  private fail(err: unknown): void {
+    if (this.failure) return;
+    this.failure = err;
+    this.onFailure(err);
   }
 }
 
 const TERMINAL = new Set(['run.done', 'run.failed', 'run.cancelled']);
 
-function isBarrier(event: AgentEvent): boolean {
-  if (TERMINAL.has(event.type)) return true;
+function changesSomething(event: AgentEvent): boolean {
   if (event.type !== 'tool.start') return false;
   const category = (event.data as { category?: string | null }).category;
   return category !== 'read' && category !== null && category !== undefined;
