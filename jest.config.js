@@ -1,4 +1,4 @@
-// Three tiers (immich style): unit specs next to the code, integration and e2e under test/.
+// Four tiers: unit specs next to the code (immich style); integration, e2e and newcomer under test/.
 // Integration and e2e talk to real Postgres, Redis, Docker and Chromium; only the model provider
 // is replaced, by the project's scripted OpenAI-compatible server over real HTTP.
 const swc = ['@swc/jest', {
@@ -39,5 +39,7 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/e2e-setup.ts',
       globalTeardown: '<rootDir>/test/support/e2e-teardown.ts',
     },
+    // A fresh clone of HEAD started with the README's start command, then used in Chromium.
+    { ...common, displayName: 'newcomer', roots: ['<rootDir>/test/newcomer'], testMatch: ['**/*.newcomer-spec.ts'] },
   ],
 };

@@ -2,7 +2,7 @@
 // Builds everything H runs: the Prisma client, the server apps (tsc -> dist/) and the web app.
 // Each step prints what it does; a failing step stops the build with its output.
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -24,10 +24,14 @@ const run = (label, cmd, args, opts = {}) => {
 run('prisma', 'node', ['prisma/engine/prisma-cli.mjs', 'generate']);
 run('server', 'node', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
 // Compiled apps resolve @h/* imports through tsconfig-paths with this map (see scripts/run-node.sh).
-writeFileSync(
-  join(root, 'dist/tsconfig.json'),
-  JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@h/*': ['libs/*/src/index'] } } }, null, 2) + '\n',
-);
+// Written with the server build only; `build.mjs prisma` alone may run before dist/ exists.
+if (!only.length || only.includes('server')) {
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  writeFileSync(
+    join(root, 'dist/tsconfig.json'),
+    JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@h/*': ['libs/*/src/index'] } } }, null, 2) + '\n',
+  );
+}
 if (existsSync(join(root, 'apps/web/package.json')) || existsSync(join(root, 'apps/web/next.config.ts'))) {
   run('web', 'node', ['node_modules/next/dist/bin/next', 'build', 'apps/web'], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },

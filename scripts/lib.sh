@@ -12,13 +12,37 @@ need_node() {
   [ "$major" -ge 20 ] || die "Node.js 20.19+ is required; found $(node -v)."
 }
 
-# npm ci when node_modules is missing or older than the lockfile.
+# Names of dependencies (dev ones included) that package.json lists but node_modules lacks; empty
+# when the install is complete. Catches a tree installed without dev packages (npm ci under
+# NODE_ENV=production, as an older start.sh did), which cannot build TypeScript.
+missing_deps() {
+  (cd "$ROOT" && node -e '
+    const fs = require("fs");
+    const p = JSON.parse(fs.readFileSync("package.json", "utf8"));
+    const names = Object.keys({ ...p.dependencies, ...p.devDependencies });
+    const missing = names.filter((n) => !fs.existsSync(`node_modules/${n}/package.json`));
+    if (missing.length) console.log(missing.slice(0, 5).join(" ") + (missing.length > 5 ? ` and ${missing.length - 5} more` : ""));
+  ')
+}
+
+# npm ci when node_modules is missing, older than the lockfile, or incomplete. Dev packages are
+# always included: the build needs them, whatever NODE_ENV or an npmrc `omit` says.
 ensure_deps() {
   need_node
-  if [ ! -d "$ROOT/node_modules" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
-    say "installing dependencies (npm ci)"
-    (cd "$ROOT" && npm ci --no-audit --no-fund)
+  local why="" missing
+  if [ ! -d "$ROOT/node_modules" ]; then why="no node_modules yet"
+  elif [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then why="package-lock.json changed"
+  else
+    missing="$(missing_deps)"
+    [ -z "$missing" ] || why="node_modules lacks $missing"
   fi
+  [ -n "$why" ] || return 0
+  # npm ci empties node_modules first: never through a link into an install others share.
+  [ ! -L "$ROOT/node_modules" ] || die "dependencies need installing ($why), but node_modules links to $(readlink -f "$ROOT/node_modules"): run npm ci there"
+  say "installing dependencies (npm ci: $why)"
+  (cd "$ROOT" && env -u NODE_ENV npm ci --include=dev --no-audit --no-fund)
+  missing="$(missing_deps)"
+  [ -z "$missing" ] || die "npm ci finished but node_modules still lacks $missing"
 }
 
 apt_install() {

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Sets up what the tests need (dependencies, PostgreSQL, Redis, Docker, Chromium, a build) and runs
-# every tier: unit, integration (real Postgres, Redis, Docker) and e2e (the built app in headless
-# Chromium). Ends with one line "N passed, N failed, N skipped" and exits non-zero on any failure.
+# every tier: unit, integration (real Postgres, Redis, Docker), e2e (the built app in headless
+# Chromium) and newcomer (a fresh clone of HEAD started with the README's start command). Ends with
+# one line "N passed, N failed, N skipped" and exits non-zero on any failure.
 # Pass tier names to run only some: scripts/test.sh unit integration
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 tiers=("$@")
-[ ${#tiers[@]} -gt 0 ] || tiers=(unit integration e2e)
+[ ${#tiers[@]} -gt 0 ] || tiers=(unit integration e2e newcomer)
 export NEXT_TELEMETRY_DISABLED=1
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 

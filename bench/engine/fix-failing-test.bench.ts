@@ -18,6 +18,7 @@ import {
   startScriptedModelServer,
 } from '@h/scripted-model';
 import { LocalWorkspace } from '@h/tools';
+import { LONG_SESSION_MODEL, runLongSession } from './long-session';
 
 const TARGETS = { firstRequestTokens: 4_000, totalPromptTokens: 20_000, minPrefixShare: 0.95, engineMsPerStep: 2 };
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -100,7 +101,20 @@ async function main(): Promise<void> {
     console.log(`engine time per step (median of ${engine.length} steps over ${runs.length} runs): ${engineMedian.toFixed(3)} ms   (target <= ${TARGETS.engineMsPerStep} ms)`);
     console.log(`engine time per step p90: ${[...engine].sort((a, b) => a - b)[Math.floor(engine.length * 0.9)].toFixed(3)} ms; max ${Math.max(...engine).toFixed(3)} ms`);
 
+    const long = await runLongSession(server);
+    if (server.failures.length) throw new Error(`scripted server failures:\n${server.failures.join('\n')}`);
+    console.log('');
+    console.log(`long session (${LONG_SESSION_MODEL}, compaction at ${long.triggerTokens.toLocaleString('en-US')} tokens): ${long.requests} requests, ${long.status}`);
+    console.log(`compactions:                   ${long.compactions}; requests that rewrote the previous prefix: ${long.rewrites}   (target <= compactions)`);
+    console.log(`largest prompt:                ${long.maxPromptTokens} tokens; all prompts: ${long.promptTokens} tokens`);
+    console.log(`cache-reusable share of all prompt tokens: ${pct(long.reusableShare)} (${long.cacheHitTokens} of ${long.promptTokens})`);
+    const seed = await runLongSession(server, { triggerTokens: 10_000, triggerMessages: 24 });
+    console.log(`  for comparison, the seed's fixed 10,000-token trigger: ${seed.compactions} compactions, ${pct(seed.reusableShare)} reusable`);
+
     const misses = [
+      long.status !== 'done' && 'the long session did not finish',
+      long.compactions === 0 && 'the long session never compacted',
+      long.rewrites > long.compactions && 'the long session lost the prefix cache more often than it compacted',
       promptTokens[0] > TARGETS.firstRequestTokens && 'first request too large',
       total > TARGETS.totalPromptTokens && 'total prompt tokens too high',
       shares.some((s) => s < TARGETS.minPrefixShare) && 'a request rewrote its prefix',

@@ -4,13 +4,19 @@
 #   npm registry -> non-root user -> `docker import`.
 # Called by build-image.sh only when no image with this recipe hash exists. Usage:
 #   build-base.sh TAG
-# Env: H_DEBIAN_MIRROR (default http://deb.debian.org/debian), H_SANDBOX_CACHE (work dir).
+# Env: H_DEBIAN_MIRROR (default: the mirror of this machine's own apt sources, see debian-mirror.sh),
+#   H_DEBIAN_SECURITY_MIRROR, H_SANDBOX_CACHE (work dir).
+# The image tag hashes packages.txt and versions.env, not this file (see build-image.sh): a change
+# here that alters what ends up in the image must bump BASE_RECIPE in versions.env.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 tag="$1"
 # shellcheck source=versions.env
 source "$here/versions.env"
-mirror="${H_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+# Any mirror serves the same suite, so which one is used does not change the packages installed.
+mirrors="$("$here/debian-mirror.sh" "$DEBIAN_SUITE")"
+mirror="${mirrors%%$'\n'*}"
+security_mirror="${mirrors#*$'\n'}"
 cache="${H_SANDBOX_CACHE:-/var/cache/h-sandbox}"
 mkdir -p "$cache"
 work="$(mktemp -d "$cache/build.XXXXXX")"
@@ -48,7 +54,7 @@ tar -C "$root" -xf "$base_tar"
 cat >"$root/etc/apt/sources.list" <<SRC
 deb $mirror $DEBIAN_SUITE main
 deb $mirror $DEBIAN_SUITE-updates main
-deb ${mirror%/debian}/debian-security $DEBIAN_SUITE-security main
+deb $security_mirror $DEBIAN_SUITE-security main
 SRC
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 # Keep docs, man pages and most locales out of the image.

@@ -19,8 +19,25 @@ flock 9
 
 hash_of() { sha256sum "$@" | sha256sum | cut -c1-16; }
 
-base_hash="$(cd "$here" && hash_of build-base.sh packages.txt versions.env)"
+# shellcheck source=versions.env
+source "$here/versions.env"
+# The base tag hashes what decides the base image's content: packages.txt and versions.env (pinned
+# versions and BASE_RECIPE, the version of build-base.sh's recipe). Not build-base.sh's text: an
+# edit that changes nothing in the image (a comment, a log line, how the Debian mirror is found;
+# any mirror serves the same suite) must not force every machine into a minutes-long rebuild. An
+# edit of build-base.sh that does change the image bumps BASE_RECIPE; test/unit/sandbox-recipe.spec.ts
+# fails on any change to its commands until that has been decided.
+base_hash="$(cd "$here" && hash_of packages.txt versions.env)"
 base_tag="$name-base:$base_hash"
+# Until 2026-12-01 the tag also hashed build-base.sh; the last base built that way has exactly
+# recipe 1's content (same packages.txt and pins, same steps). Adopt it under the new tag instead
+# of building the same thing again.
+legacy_base_tag="$name-base:631a3ea1826ff34e"
+if [ "$BASE_RECIPE" = 1 ] && ! docker image inspect "$base_tag" >/dev/null 2>&1 \
+  && docker image inspect "$legacy_base_tag" >/dev/null 2>&1; then
+  log "adopting $legacy_base_tag as $base_tag (same recipe, older tag scheme)"
+  docker tag "$legacy_base_tag" "$base_tag"
+fi
 if ! docker image inspect "$base_tag" >/dev/null 2>&1; then
   log "base image $base_tag missing; building it offline (several minutes the first time)"
   "$here/build-base.sh" "$base_tag"
@@ -31,8 +48,6 @@ fi
 # host's `npm ci` on Debian bookworm loads under the image's Node 22 as well).
 stage="$repo_root/dist/sandboxd"
 node "$repo_root/apps/sandboxd/build.mjs" "$stage" >&2
-# shellcheck source=versions.env
-source "$here/versions.env"
 
 final_recipe="$(cat <<DOCKERFILE
 FROM $base_tag

@@ -11,11 +11,14 @@ case "$role" in
   worker)
     exec sh scripts/run-node.sh apps/worker/src/main.js
     ;;
+  docker-proxy)
+    exec sh scripts/run-node.sh apps/docker-proxy/src/main.js
+    ;;
   migrate)
     exec node prisma/engine/prisma-cli.mjs migrate deploy
     ;;
   *)
-    echo "unknown role '$role': use api, worker or migrate" >&2
+    echo "unknown role '$role': use api, worker, docker-proxy or migrate" >&2
     exit 64
     ;;
 esac

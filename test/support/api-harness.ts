@@ -44,6 +44,10 @@ export async function startStack(options: { worker?: boolean; env?: Record<strin
       SANDBOX_DISK_MB: '256',
       SANDBOX_DISK_DIR: TEST_DISK_DIR,
       EGRESS_SOCKET_DIR: `${process.cwd()}/tmp/test-egress`,
+      // Specs sign up dozens of people from one address into a shared database: sign-up is open
+      // and its rate limit out of the way unless a spec sets them (test/integration/api/accounts).
+      SIGNUP_POLICY: 'open',
+      SIGNUP_MAX_ATTEMPTS: '100000',
       ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
       ...options.env,
     }),

@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 // Relative import: global setup has no @h/* mapping (the scripted model imports only node and zod).
 import { startScriptedModelServer, type ScriptedModelServer } from '../../libs/scripted-model/src/scripted-model.server';
+import { freePort } from './free-port';
 import globalSetup from './global-setup';
 import { E2E_DISK_DIR, TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
 
@@ -14,17 +14,6 @@ import { E2E_DISK_DIR, TEST_DATABASE_URL, TEST_LOG_DIR, TEST_REDIS_URL } from '.
 declare global {
   var __H_E2E_PROCS__: ChildProcess[] | undefined;
   var __H_E2E_MODEL__: ScriptedModelServer | undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 async function waitForUrl(url: string, procs: ChildProcess[], timeoutMs = 60000): Promise<void> {
@@ -72,6 +61,9 @@ export default async function e2eSetup(): Promise<void> {
     SANDBOX_POOL_SIZE: '0',
     SANDBOX_DISK_MB: '256',
     SANDBOX_DISK_DIR: join(root, E2E_DISK_DIR),
+    // The test database already has accounts: sign-up stays open for the specs' new people.
+    SIGNUP_POLICY: 'open',
+    SIGNUP_MAX_ATTEMPTS: '100000',
     DEEPSEEK_BASE_URL: model.url,
     ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
     NEXT_TELEMETRY_DISABLED: '1',

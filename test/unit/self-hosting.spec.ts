@@ -7,7 +7,15 @@ import { envSchema } from '@h/config';
 // checks catch what would break a self-hoster's first start: a service missing, a Dockerfile path
 // that does not exist, a dependency that does not wait for health, an undocumented variable.
 const root = join(__dirname, '..', '..');
-const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'));
+const composeText = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
+// Compose resolves YAML merge keys (`<<: *server-env`); so must the parse.
+const compose = parse(composeText, { merge: true });
+const documented = new Set(
+  readFileSync(join(root, '.env.example'), 'utf8')
+    .split('\n')
+    .filter((l) => /^[A-Z_]+=/.test(l))
+    .map((l) => l.split('=')[0]),
+);
 
 describe('docker-compose.yml', () => {
   it('should define postgres, redis, api, worker and web, each with a healthcheck', () => {
@@ -45,24 +53,73 @@ describe('docker-compose.yml', () => {
     for (const v of used) expect(declared).toContain(v);
   });
 
-  it('should require a master key instead of silently generating one per container', () => {
-    expect(compose['x-server-env'].H_MASTER_KEY).toMatch(/\$\{H_MASTER_KEY:\?/);
+  it('should require a master key and a database password instead of falling back to one', () => {
+    expect(compose['x-server-env'].H_MASTER_KEY).toMatch(/^\$\{H_MASTER_KEY:\?/);
+    expect(compose['x-server-env'].DATABASE_URL).toContain('${POSTGRES_PASSWORD:?');
+    expect(compose.services.postgres.environment.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    expect(composeText).not.toMatch(/\$\{(H_MASTER_KEY|POSTGRES_PASSWORD):-/);
   });
 
-  it('should publish only the api port', () => {
+  it('should publish only the api port, on 127.0.0.1 unless H_BIND says otherwise', () => {
     const published = Object.entries<any>(compose.services).filter(([, s]) => s.ports?.length);
     expect(published.map(([n]) => n)).toEqual(['api']);
+    for (const port of compose.services.api.ports) expect(String(port)).toMatch(/^\$\{H_BIND:-127\.0\.0\.1\}:/);
+  });
+
+  it("should give the engine's socket to the docker proxy alone, and the worker only the proxy's", () => {
+    const withSocket = Object.entries<any>(compose.services)
+      .filter(([, s]) => (s.volumes ?? []).some((v: string) => v.split(':')[0] === '/var/run/docker.sock'))
+      .map(([n]) => n);
+    expect(withSocket).toEqual(['docker-proxy']);
+    const worker = compose.services.worker;
+    expect(worker.environment.DOCKER_HOST).toBe('unix:///run/h-docker/docker.sock');
+    expect(worker.volumes).toContain('docker-proxy-socket:/run/h-docker');
+    expect(worker.depends_on['docker-proxy'].condition).toBe('service_healthy');
+    const proxy = compose.services['docker-proxy'];
+    expect(proxy.command).toEqual(['docker-proxy']);
+    expect(proxy.image).toBe(compose.services.api.image);
+    expect(proxy.network_mode).toBe('none');
+    expect(proxy.environment.DOCKER_PROXY_SOCKET).toBe('/run/h-docker/docker.sock');
+    expect(readFileSync(join(root, 'infra/server/entrypoint.sh'), 'utf8')).toMatch(/docker-proxy\)[\s\S]*apps\/docker-proxy\/src\/main\.js/);
+  });
+
+  // What each documented variable is, in compose: passed from .env to api and worker (the default),
+  // set by compose itself for the containers, or read only outside the servers.
+  const SET_BY_COMPOSE = ['NODE_ENV', 'DATABASE_URL', 'REDIS_URL', 'WEB_INTERNAL_URL', 'H_HOST', 'H_PORT', 'H_DATA_DIR'];
+  const NOT_FOR_SERVERS: Record<string, string> = {
+    WEB_PORT: 'scripts/start.sh runs the web on it; the web container listens on 3001',
+    H_START_TIMEOUT_S: "scripts/start.sh's readiness wait",
+    POSTGRES_PASSWORD: 'the postgres service and DATABASE_URL',
+    H_BIND: 'the address the api port is published on',
+    DOCKER_HOST: "set by compose on the worker: the docker proxy's socket",
+    DOCKER_PROXY_SOCKET: 'set by compose on the docker-proxy service',
+    DOCKER_PROXY_UPSTREAM: 'set by compose on the docker-proxy service',
+    DOCKER_PROXY_SOCKET_OWNER: 'set by compose on the docker-proxy service',
+    DOCKER_PROXY_BIND_DIRS: 'passed to the docker-proxy service',
+  };
+  // Read by the worker alone; compose sets the health port (its healthcheck calls it).
+  const WORKER_ONLY = ['WORKER_HEALTH_PORT', 'WORKER_HEALTH_MAX_LAG_MS', 'WORKER_STALL_EXIT_MS'];
+  const SET_ON_WORKER = ['WORKER_HEALTH_PORT'];
+
+  it('should pass every variable .env.example documents to the api and the worker', () => {
+    for (const name of ['api', 'worker']) {
+      const env = compose.services[name].environment;
+      const missing = [...documented].filter((k) => !(k in env) && !(k in NOT_FOR_SERVERS) && (name === 'worker' || !WORKER_ONLY.includes(k)));
+      expect({ service: name, missing }).toEqual({ service: name, missing: [] });
+      for (const k of documented) {
+        if (k in NOT_FOR_SERVERS || SET_BY_COMPOSE.includes(k) || SET_ON_WORKER.includes(k) || (name === 'api' && WORKER_ONLY.includes(k))) continue;
+        // From .env, so a self-hoster's setting arrives (an empty value means the schema's default).
+        expect({ k, v: env[k] }).toEqual({ k, v: expect.stringMatching(new RegExp(`^\\$\\{${k}(:[-?]|\\})`)) });
+      }
+    }
+    for (const k of ['POSTGRES_PASSWORD', 'H_BIND']) expect(composeText).toContain(`\${${k}:`);
+    for (const k of Object.keys(NOT_FOR_SERVERS).filter((n) => n.startsWith('DOCKER_PROXY_'))) {
+      expect(compose.services['docker-proxy'].environment[k]).toBeDefined();
+    }
   });
 });
 
 describe('.env.example', () => {
-  const documented = new Set(
-    readFileSync(join(root, '.env.example'), 'utf8')
-      .split('\n')
-      .filter((l) => /^[A-Z_]+=/.test(l))
-      .map((l) => l.split('=')[0]),
-  );
-
   it('should document every variable of the env schema', () => {
     const missing = Object.keys(envSchema.shape).filter((k) => !documented.has(k));
     expect(missing).toEqual([]);

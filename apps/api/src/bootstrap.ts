@@ -13,7 +13,8 @@ export async function createApiApp(config: AppConfig): Promise<NestExpressApplic
   });
   // Only the configured proxy may say who the client is (rate limits and audit use the address).
   const trust = config.env.TRUST_PROXY;
-  app.set('trust proxy', trust === 'false' ? false : trust === 'true' ? true : trust);
+  // A whole number is a hop count; anything else (names, addresses, lists) proxy-addr reads as is.
+  app.set('trust proxy', trust === 'false' ? false : trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
   app.useWebSocketAdapter(new RedisIoAdapter(app, config.env.REDIS_URL, config.env.REDIS_PREFIX));
   configureApiApp(app, config);
   return app;

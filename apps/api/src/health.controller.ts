@@ -1,4 +1,4 @@
-import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Logger, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { HealthRepository } from '@h/db';
@@ -17,6 +17,8 @@ class ReadyDto {
 @ApiTags('health')
 @Controller()
 export class HealthController {
+  private readonly logger = new Logger('Health');
+
   constructor(private readonly health: HealthRepository) {}
 
   @Public()
@@ -34,10 +36,17 @@ export class HealthController {
     const checks: Record<string, string> = {};
     const timeout = <T>(p: Promise<T>) =>
       Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out after 2s')), 2000).unref())]);
-    await Promise.all([
-      timeout(this.health.pingPostgres()).then(() => (checks.postgres = 'ok'), (e: Error) => (checks.postgres = e.message)),
-      timeout(this.health.pingRedis()).then(() => (checks.redis = 'ok'), (e: Error) => (checks.redis = e.message)),
-    ]);
+    // Anyone may ask, so the answer names what is down, never why: driver errors carry addresses,
+    // user names and versions. The reason goes to the log.
+    const check = (name: string, ping: Promise<unknown>) =>
+      timeout(ping).then(
+        () => (checks[name] = 'ok'),
+        (err: Error) => {
+          this.logger.error({ err, dependency: name }, 'readiness check failed');
+          checks[name] = 'unreachable';
+        },
+      );
+    await Promise.all([check('postgres', this.health.pingPostgres()), check('redis', this.health.pingRedis())]);
     const failing = Object.entries(checks).filter(([, v]) => v !== 'ok');
     if (failing.length) {
       res.status(HttpStatus.SERVICE_UNAVAILABLE);

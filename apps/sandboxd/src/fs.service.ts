@@ -11,13 +11,13 @@ import type {
   FsReadResult,
   FsWriteParams,
 } from '@h/sandbox-protocol';
+import { SKIPPED_DIRECTORIES } from '@h/workspace-fs';
 import { fail, mapFsError } from './errors';
 import type { PathResolver } from './path-resolver';
 
 const DEFAULT_MAX_READ_BYTES = 50 * 1024 * 1024;
 const DEFAULT_MAX_LIST_ENTRIES = 10_000;
 /** Directories recursive walks (list, find) never enter. */
-export const SKIP_DIRS = new Set(['.git', 'node_modules']);
 
 export function fileType(st: Stats): FileType {
   if (st.isSymbolicLink()) return 'symlink';
@@ -113,7 +113,7 @@ export class FsService {
   }
 
   /**
-   * Visits entries depth-first in name order; never follows symlinks or enters SKIP_DIRS. Returns
+   * Visits entries depth-first in name order; never follows symlinks or enters SKIPPED_DIRECTORIES. Returns
    * true when `visit` stopped the walk (the caller's cap was reached).
    */
   async walk(dir: string, recursive: boolean, visit: (e: DirEntry) => boolean): Promise<boolean> {
@@ -132,7 +132,7 @@ export class FsService {
         continue;
       }
       if (!visit({ path: this.paths.toRel(full), name, type: fileType(st), size: st.size })) return true;
-      if (recursive && st.isDirectory() && !SKIP_DIRS.has(name) && (await this.walk(full, true, visit))) return true;
+      if (recursive && st.isDirectory() && !SKIPPED_DIRECTORIES.has(name) && (await this.walk(full, true, visit))) return true;
     }
     return false;
   }

@@ -1,26 +1,11 @@
 import { existsSync } from 'node:fs';
+import { commandEnv } from '@h/workspace-fs';
 import { egressProxyEnv } from './egress-forwarder';
 
-/** Environment names passed through from the daemon's own environment; nothing else leaks. */
-const BASE_ENV_ALLOWLIST = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
-const DEFAULT_ENV: Record<string, string> = {
-  PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-  LANG: 'C.UTF-8',
-};
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
+/** The command environment every driver gives (see @h/workspace-fs): allowlisted host variables plus the caller's. */
 export function sanitizedEnv(extra?: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const env: Record<string, string> = { ...DEFAULT_ENV };
-  for (const k of BASE_ENV_ALLOWLIST) {
-    const v = base[k];
-    if (v !== undefined) env[k] = v;
-  }
   // The egress proxy, when this workspace may use the network (set up by the daemon, not inherited).
-  Object.assign(env, egressProxyEnv());
-  for (const [k, v] of Object.entries(extra ?? {})) {
-    if (ENV_NAME.test(k) && typeof v === 'string') env[k] = v;
-  }
-  return env;
+  return commandEnv({ ...egressProxyEnv(), ...(extra ?? {}) }, base);
 }
 
 const canAdjustOom = existsSync('/proc/self/oom_score_adj');

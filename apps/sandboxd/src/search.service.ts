@@ -4,8 +4,8 @@ import { createInterface } from 'node:readline';
 import type { GrepMatch } from '@h/contracts';
 import { compileUserPattern, SEARCH_BUDGET_MS, type LinearPattern } from '@h/patterns';
 import type { FsFindParams, FsFindResult, FsGrepParams, FsGrepResult } from '@h/sandbox-protocol';
+import { InvalidGlobError, nameMatcher } from '@h/workspace-fs';
 import { fail, mapFsError } from './errors';
-import { globToRegExp, hasGlobChars } from './glob';
 import type { FsService } from './fs.service';
 import type { PathResolver } from './path-resolver';
 
@@ -29,10 +29,9 @@ export class SearchService {
     if (!p.pattern) fail('INVALID_ARGUMENT', 'pattern must not be empty');
     const start = await this.paths.resolve(p.path || '.');
     const max = Math.max(1, p.maxResults ?? DEFAULT_MAX_RESULTS);
-    const byPath = p.pattern.includes('/');
-    const needle = p.pattern.toLowerCase();
-    const re = hasGlobChars(p.pattern) ? globOrFail(p.pattern) : null;
-    const matches = (s: string) => (re ? re.test(s) : s.toLowerCase().includes(needle));
+    // The seed's search_files rule, shared with LocalWorkspace: names (paths for patterns with
+    // '/'), by substring or glob, case-insensitive.
+    const matches = orInvalidGlob(() => nameMatcher(p.pattern));
     const out: string[] = [];
     try {
       const st = await stat(start.abs);
@@ -41,7 +40,7 @@ export class SearchService {
       return mapFsError(e, p.path ?? '.');
     }
     const truncated = await this.fs.walk(start.abs, true, (e) => {
-      if (!matches(byPath ? e.path : e.name)) return true;
+      if (!matches(e)) return true;
       if (out.length >= max) return false;
       out.push(e.path);
       return true;
@@ -60,7 +59,9 @@ export class SearchService {
 
   private ripgrep(p: FsGrepParams, rel: string, max: number): Promise<FsGrepResult> {
     // --json: paths may contain ':' so the plain output format is ambiguous.
-    const args = ['--json', '--hidden', '-g', '!.git', '-g', '!node_modules', '--max-columns', '2000', '--max-columns-preview'];
+    // --no-ignore: .gitignore and .ignore files decide nothing, as with GNU grep and LocalWorkspace;
+    // every driver skips the same directories (SKIPPED_DIRECTORIES) and nothing else.
+    const args = ['--json', '--hidden', '--no-ignore', '-g', '!.git', '-g', '!node_modules', '--max-columns', '2000', '--max-columns-preview'];
     if (p.ignoreCase) args.push('-i');
     if (p.fixedString) args.push('-F');
     if (p.glob) args.push('-g', p.glob);
@@ -154,11 +155,12 @@ export class SearchService {
   }
 }
 
-function globOrFail(glob: string): LinearPattern {
+function orInvalidGlob<T>(compile: () => T): T {
   try {
-    return globToRegExp(glob);
+    return compile();
   } catch (e) {
-    return fail('INVALID_ARGUMENT', `invalid glob: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof InvalidGlobError) return fail('INVALID_ARGUMENT', e.message);
+    throw e;
   }
 }
 

@@ -1,10 +1,10 @@
 import { type FSWatcher, watch } from 'node:fs';
 import type { RpcPeer } from '@h/sandbox-protocol';
+import { isInSkippedDirectory } from '@h/workspace-fs';
 import type { PathResolver } from './path-resolver';
 
 const DEBOUNCE_MS = 100;
 const MAX_PATHS_PER_NOTIFICATION = 1000;
-const IGNORED = /^(?:\.git|node_modules)(?:\/|$)/;
 
 /**
  * Debounced, de-duplicated file-change notifications (`fs.changed {paths}`) for connections that
@@ -54,7 +54,7 @@ export class WatchService {
   private onEvent(name: string | Buffer | null): void {
     if (!name) return;
     const rel = name.toString().split('\\').join('/');
-    if (IGNORED.test(rel)) return;
+    if (isInSkippedDirectory(rel)) return;
     this.changed.add(rel);
     this.timer ??= setTimeout(() => this.flush(), DEBOUNCE_MS);
   }

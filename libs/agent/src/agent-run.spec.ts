@@ -1,12 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAgentEvent } from '@h/contracts';
-import { builtinScenarioDir, loadScenarioFile } from '@h/scripted-model';
+import { builtinScenarioDir, commonPrefixLength, loadScenarioFile, renderPrompt } from '@h/scripted-model';
 import { FINAL_REPLY_REMINDER } from './agent-run';
 import { pairingViolations, rebuildConversation } from './conversation';
 import { createAgentKit, eventTypes, GOOD_SUMMARY, scenario, type AgentKit } from './testing/agent-test-kit';
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({ name, arguments: args });
+
+/** Per request after the first: the share of the previous request's prompt it repeats as its prefix. */
+function previousRepeated(kit: AgentKit): number[] {
+  const prompts = kit.server.requests.map((r) => renderPrompt(r.body ?? {}));
+  return prompts.slice(1).map((p, i) => commonPrefixLength(prompts[i], p) / prompts[i].length);
+}
 
 describe('runAgent', () => {
   let kit: AgentKit;
@@ -97,6 +103,22 @@ describe('runAgent', () => {
     const rebuilt = rebuildConversation(kit.events.filter((e) => !e.type.endsWith('.delta')));
     expect(rebuilt.messages).toEqual(result.conversation.messages);
     expect(pairingViolations(rebuilt.messages)).toEqual([]);
+    // Each compaction rewrites the head once; every other request extends the previous one.
+    const rewritten = previousRepeated(kit).filter((share) => share < 0.95);
+    expect(rewritten.length).toBeGreaterThan(0);
+    expect(rewritten.length).toBeLessThanOrEqual(compactions.length);
+  });
+
+  it('should not compact a 1M-token model at the seed thresholds for small windows', async () => {
+    kit.write({ 'a.txt': `${'a'.repeat(99)}\n`.repeat(120) });
+    const reads = Array.from({ length: 5 }, () => ({ toolCalls: [call('read_file', { path: 'a.txt' })] }));
+    const result = await kit.run(scenario('no-compacting', [...reads, { toolCalls: [call('write_summary', { summary: GOOD_SUMMARY }), call('task_complete')] }]));
+    expect(result.status).toBe('done');
+    const last = kit.events.filter((e) => e.type === 'usage').at(-1);
+    // Past the seed's 10,000-token trigger, far below half of a 1M window: nothing compacted.
+    expect(last?.type === 'usage' && last.data.contextTokens).toBeGreaterThan(15_000);
+    expect(kit.events.filter((e) => e.type === 'compaction')).toEqual([]);
+    expect(previousRepeated(kit).every((share) => share === 1)).toBe(true);
   });
 
   it('should continue a session whose log ended mid-batch with a paired conversation', async () => {

@@ -4,8 +4,18 @@
 // the Conversation through the same reducer a rebuild uses, then handed to `onEvent`.
 import type { AgentEvent, AgentTodo, RunUsage, Workspace } from '@h/contracts';
 import { effectiveThinking, getModelInfo, isModelError, type ChatMessage, type ModelProvider, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
-import { MemoryOutputStore, newRunToolState, ToolRegistry, type OutputStore, type StoredOutputRef, type ToolCategory, type ToolContext, type ToolResult } from '@h/tools';
-import { DEFAULT_COMPACTION, planCompaction, type CompactionSettings } from './compaction';
+import {
+  MemoryOutputStore,
+  newRunToolState,
+  ToolRegistry,
+  type OutputStore,
+  type RunToolState,
+  type StoredOutputRef,
+  type ToolCategory,
+  type ToolContext,
+  type ToolResult,
+} from '@h/tools';
+import { compactionFor, planCompaction, type CompactionSettings } from './compaction';
 import { estimateMessagesTokens, estimateToolsTokens } from './context-estimate';
 import { Conversation } from './conversation';
 import { buildGuidance, buildSystemPrompt, ItrSelector } from './prompt/itr';
@@ -66,7 +76,7 @@ export interface AgentRunOptions {
   compaction?: Partial<CompactionSettings>;
   /** Language-server diagnostics for read_problems, when a sandbox has them. */
   diagnostics?: ToolContext['diagnostics'];
-  /** Extra HTTP headers per model request (e.g. x-conversation-id for the scripted server). */
+  /** Extra HTTP headers per model request, for harnesses (tests, benchmarks); the worker sends none. */
   requestHeaders?: Record<string, string>;
   onStepTiming?: (timing: StepTiming) => void;
   /**
@@ -105,12 +115,16 @@ class AgentRun {
   private readonly meter: UsageMeter;
   private readonly itr = new ItrSelector();
   private readonly compaction: CompactionSettings;
-  private readonly toolState;
+  /** The locks of this run, taken from the conversation once the run's message is in it (see start). */
+  private toolState: RunToolState = newRunToolState();
   private readonly outputs: OutputStore;
   private systemMessage!: ChatMessage;
   private readonly contextWindow: number;
+  /** The tools this run offers: the prompt names no others. */
+  private readonly offered: ReadonlySet<string>;
   private toolsTokens = 0;
-  private steps = 0;
+  /** Requests made by this segment; the limit itself counts the whole run (conversation.stepsSinceMessage). */
+  private segmentSteps = 0;
   private workDone = false;
   private reminders = 0;
   private sinkMs = 0;
@@ -120,12 +134,11 @@ class AgentRun {
     this.tools = o.tools ?? new ToolRegistry();
     this.signal = o.signal ?? new AbortController().signal;
     this.meter = new UsageMeter(o.model);
+    this.offered = new Set(this.tools.definitions().map((t) => t.name));
     this.outputs = o.outputs ?? new MemoryOutputStore();
-    this.compaction = { ...DEFAULT_COMPACTION, ...o.compaction };
-    this.toolState = newRunToolState(this.conversation.todos);
-    // A resumed run (no new message) keeps the summary its earlier segment had accepted.
-    if (o.userMessage === undefined) this.toolState.summary = this.conversation.summary;
     this.contextWindow = getModelInfo(o.model).contextWindow;
+    // Thresholds follow the model's window; explicit settings (tests, benchmarks) override them.
+    this.compaction = compactionFor(this.contextWindow, o.compaction);
   }
 
   async run(): Promise<AgentRunResult> {
@@ -135,12 +148,14 @@ class AgentRun {
         const outcome = await this.afterBatch(await this.executeBatch(resumed));
         if (outcome) return outcome;
       }
-      while (this.steps < (this.o.maxSteps ?? DEFAULT_MAX_STEPS)) {
-        this.steps++;
+      const maxSteps = this.o.maxSteps ?? DEFAULT_MAX_STEPS;
+      // The whole run counts, across pauses and restarts; the segment counter only guards the loop.
+      while (this.steps() < maxSteps && this.segmentSteps < maxSteps) {
+        this.segmentSteps++;
         const outcome = await this.step();
         if (outcome) return outcome;
       }
-      return this.fail('step_limit', `Stopped after ${this.steps} model requests without task_complete (step limit).`);
+      return this.fail('step_limit', `Stopped after ${this.steps()} model requests without task_complete (step limit ${maxSteps}).`);
     } catch (err) {
       if (err instanceof RunCancelled || this.signal.aborted) return this.cancelled();
       return this.fail('internal_error', `Agent loop error: ${(err as Error).message}`);
@@ -159,9 +174,13 @@ class AgentRun {
     // The session's first run fixes the system prompt; later runs reuse it byte for byte.
     const systemChunkIds = c.systemChunkIds ?? this.itr.selected();
     await this.emit({ type: 'run.started', data: { model: this.o.model, thinking: effectiveThinking(this.o.model, this.o.thinking), systemChunkIds } });
-    this.systemMessage = { role: 'system', content: buildSystemPrompt(c.systemChunkIds ?? systemChunkIds, this.o.workspace.root) };
+    this.systemMessage = { role: 'system', content: buildSystemPrompt(c.systemChunkIds ?? systemChunkIds, this.o.workspace.root, this.offered) };
     this.toolsTokens = estimateToolsTokens(this.tools.definitions());
     if (this.o.userMessage !== undefined) await this.emit({ type: 'message.user', data: { content: this.o.userMessage } });
+    // The locks come from the run's own events (the conversation folds them), so a run resumed
+    // after a pause or a lost worker keeps its summary, todos and problems, and a new message
+    // starts with none.
+    this.toolState = { todos: c.todos, summary: c.summary, problems: c.problems, completed: false };
     return resumed;
   }
 
@@ -190,7 +209,7 @@ class AgentRun {
     }
     const totalMs = performance.now() - t0;
     this.o.onStepTiming?.({
-      step: this.steps, totalMs, modelMs, toolMs, sinkMs: this.sinkMs,
+      step: this.steps(), totalMs, modelMs, toolMs, sinkMs: this.sinkMs,
       engineMs: Math.max(0, totalMs - modelMs - toolMs - this.sinkMs),
     });
     return outcome;
@@ -206,7 +225,7 @@ class AgentRun {
   private async appendNewGuidance(): Promise<void> {
     const included = this.conversation.includedChunkIds();
     const fresh = this.itr.selected().filter((id) => !included.has(id));
-    if (fresh.length > 0) await this.emit({ type: 'prompt.guidance', data: { chunkIds: fresh, content: buildGuidance(fresh) } });
+    if (fresh.length > 0) await this.emit({ type: 'prompt.guidance', data: { chunkIds: fresh, content: buildGuidance(fresh, this.offered) } });
   }
 
   private async requestModel(): Promise<
@@ -295,8 +314,9 @@ class AgentRun {
   }
 
   private async onPlainReply(message: ChatMessage): Promise<AgentRunResult | null> {
-    // The seed's final-reply rule: plain text ends the task only when no work was done.
-    if (!this.workDone) return this.done(message.content ?? '');
+    // The seed's final-reply rule: plain text ends the task only when no work was done (or when
+    // the tools to finish otherwise are not offered: no reminder may name a phantom tool).
+    if (!this.workDone || !this.offered.has('task_complete') || !this.offered.has('write_summary')) return this.done(message.content ?? '');
     if (this.reminders >= MAX_FINAL_REPLY_REMINDERS) {
       return this.fail('no_completion', 'The model kept replying in plain text after doing work, without write_summary and task_complete.');
     }
@@ -347,7 +367,10 @@ class AgentRun {
   }
 
   private async endTool(call: ToolCall, raw: ToolResult, durationMs: number): Promise<void> {
-    const spilled = await spillIfOversize(raw.text, this.outputs, `${call.name} ${call.arguments}`.slice(0, 200), { callId: call.id });
+    const spilled = await spillIfOversize(raw.text, this.outputs, `${call.name} ${call.arguments}`.slice(0, 200), {
+      callId: call.id,
+      readable: this.offered.has('read_command_output'),
+    });
     const result = spilled?.text ?? raw.text;
     // The log keeps the locator of the full text, never the text itself: the model saw `result`,
     // and read_command_output reads the rest from the store.
@@ -388,6 +411,11 @@ class AgentRun {
     return estimateMessagesTokens(this.conversation.messages, this.systemMessage.content ?? '') + this.toolsTokens;
   }
 
+  /** Model requests of the whole run so far. */
+  private steps(): number {
+    return this.conversation.stepsSinceMessage;
+  }
+
   private checkCancelled(): void {
     if (this.signal.aborted) throw new RunCancelled();
   }
@@ -410,7 +438,7 @@ class AgentRun {
   }
 
   private result(status: AgentRunStatus, extra: Partial<AgentRunResult>): AgentRunResult {
-    return { status, summary: null, reply: null, usage: this.meter.snapshot(), steps: this.steps, conversation: this.conversation, ...extra };
+    return { status, summary: null, reply: null, usage: this.meter.snapshot(), steps: this.steps(), conversation: this.conversation, ...extra };
   }
 
   private async emit(event: AgentEvent): Promise<void> {

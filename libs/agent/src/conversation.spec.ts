@@ -83,3 +83,30 @@ describe(rebuildConversation.name, () => {
     expect(() => parseAgentEvent({ type: 'tool.end', data: { toolCallId: 1 } })).toThrow();
   });
 });
+
+describe('run locks in the conversation', () => {
+  const readProblems = (id: string, errorCount: number): AgentEvent[] => [
+    assistant([[id, 'read_problems']]),
+    { type: 'tool.end', data: { toolCallId: id, name: 'read_problems', result: `${errorCount} errors`, isError: false, durationMs: 1, data: { errorCount, warningCount: 0, source: 'lsp', text: '' } } },
+  ];
+
+  it('should fold problems, todos, summary and steps of the run, and clear them at the next message a person writes', () => {
+    const run = [
+      user('fix it'),
+      ...readProblems('p1', 3),
+      { type: 'todos.updated', data: { todos: [{ content: 'a', status: 'pending' }] } } as AgentEvent,
+      { type: 'summary.written', data: { summary: 'S' } } as AgentEvent,
+      { type: 'message.user', data: { content: 'finish with write_summary', synthetic: true } } as AgentEvent,
+    ];
+    const c = rebuildConversation(run);
+    expect([c.problems?.errorCount, c.todos.length, c.summary, c.stepsSinceMessage]).toEqual([3, 1, 'S', 1]);
+    // A later read that failed leaves the lock as it was; a successful one replaces it.
+    c.apply({ type: 'message.assistant', data: { content: null, toolCalls: [{ id: 'p2', name: 'read_problems', arguments: '{}' }] } });
+    c.apply({ type: 'tool.end', data: { toolCallId: 'p2', name: 'read_problems', result: 'Error', isError: true, durationMs: 1 } });
+    expect(c.problems?.errorCount).toBe(3);
+    for (const e of readProblems('p3', 0)) c.apply(e);
+    expect([c.problems?.errorCount, c.stepsSinceMessage]).toEqual([0, 3]);
+    c.apply(user('something else'));
+    expect([c.problems, c.todos, c.summary, c.stepsSinceMessage]).toEqual([null, [], null, 0]);
+  });
+});

@@ -3,6 +3,7 @@
 // `rebuildConversation(events)` yields later from the persisted log (event sourcing).
 import type { AgentEvent, AgentTodo } from '@h/contracts';
 import type { ChatMessage, ToolCall } from '@h/llm';
+import type { ProblemReport } from '@h/tools';
 
 /** Result text for a tool call that has no recorded result (crash, cancel, lost event). */
 export const INTERRUPTED_RESULT = 'Error: no result was recorded for this call (the run was interrupted before it finished).';
@@ -20,14 +21,20 @@ export class Conversation {
   systemChunkIds: string[] | null = null;
   /** Chunks appended later as guidance messages, in order. */
   readonly guidanceChunkIds: string[] = [];
+  // The run's locks, folded from its own events. A run's events follow the message a person wrote
+  // for it (see orderForRebuild), so "since the last such message" is "in this run": a run resumed
+  // in a new job (after a permission decision or a lost worker) keeps them, a new message starts
+  // with none, and an old list can neither block task_complete nor shape a later summary.
+  /** The todo list write_todos last wrote in this run. */
   todos: AgentTodo[] = [];
-  /**
-   * The summary write_summary accepted since the last message a person wrote: a run resumed in a
-   * new job (after a permission decision or a lost worker) still has it for task_complete.
-   */
+  /** The summary write_summary accepted in this run. */
   summary: string | null = null;
-  /** Whether the model called tools since the last message a person wrote (the final-reply rule). */
+  /** The last read_problems report of this run (the problem lock); null until it ran. */
+  problems: ProblemReport | null = null;
+  /** Whether the model called tools in this run (the final-reply rule). */
   workSinceMessage = false;
+  /** Model requests answered in this run, over all its segments (the step limit). */
+  stepsSinceMessage = 0;
   /** Calls of the last assistant message that still wait for their result. */
   private readonly open = new Map<string, ToolCall>();
 
@@ -40,12 +47,17 @@ export class Conversation {
       case 'message.user':
         if (!e.data.synthetic) {
           this.summary = null;
+          this.todos = [];
+          this.problems = null;
           this.workSinceMessage = false;
+          this.stepsSinceMessage = 0;
         }
         this.push({ role: 'user', content: e.data.content });
         return;
       case 'message.assistant': {
         const message: ChatMessage = { role: 'assistant', content: e.data.content };
+        // A stream cut by a cancel is not an answered request.
+        if (e.data.finishReason !== 'cancelled') this.stepsSinceMessage++;
         if (e.data.reasoningContent) message.reasoningContent = e.data.reasoningContent;
         if (e.data.toolCalls?.length) {
           message.toolCalls = e.data.toolCalls.map((c) => ({ ...c }));
@@ -63,6 +75,7 @@ export class Conversation {
         // A result whose call is not open (duplicate, or after a later message) would break the
         // API's pairing rule; the call already has its result or a synthetic one.
         if (!this.open.delete(e.data.toolCallId)) return;
+        if (e.data.name === 'read_problems' && !e.data.isError) this.problems = problemReport(e.data.data) ?? this.problems;
         this.messages.push({ role: 'tool', content: e.data.result, toolCallId: e.data.toolCallId, name: e.data.name });
         return;
       case 'summary.written':
@@ -116,6 +129,13 @@ export class Conversation {
     this.closeOpenCalls();
     this.messages.push(message);
   }
+}
+
+/** The report a successful read_problems left in its tool.end data (see read-problems.tool). */
+function problemReport(data: unknown): ProblemReport | null {
+  const d = data as Partial<ProblemReport> | null | undefined;
+  if (typeof d?.errorCount !== 'number' || typeof d.warningCount !== 'number') return null;
+  return { errorCount: d.errorCount, warningCount: d.warningCount, source: String(d.source ?? ''), text: String(d.text ?? '') };
 }
 
 export interface RebuildOptions {

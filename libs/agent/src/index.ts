@@ -10,7 +10,7 @@ export {
   type StepTiming,
 } from './agent-run';
 export { Conversation, rebuildConversation, type RebuildOptions, pairingViolations, INTERRUPTED_RESULT, COMPACTION_PREFIX, type StoredEvent } from './conversation';
-export { planCompaction, DEFAULT_COMPACTION, type CompactionPlan, type CompactionSettings } from './compaction';
+export { planCompaction, compactionFor, DEFAULT_COMPACTION, COMPACTION_WINDOW_SHARE, type CompactionPlan, type CompactionSettings } from './compaction';
 export { spillIfOversize, SPILL_THRESHOLD_BYTES, type Spilled } from './spill';
 export { estimateMessagesTokens, estimateToolsTokens, CHARS_PER_TOKEN } from './context-estimate';
 export { UsageMeter } from './usage-meter';

@@ -14,11 +14,12 @@ export interface Spilled {
 }
 
 /** null when the result is small enough to send as it is. */
+/** `readable`: whether read_command_output is offered (the locator names it only then). */
 export async function spillIfOversize(
   text: string,
   store: OutputStore,
   label: string,
-  options: { threshold?: number; callId?: string } = {},
+  options: { threshold?: number; callId?: string; readable?: boolean } = {},
 ): Promise<Spilled | null> {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= (options.threshold ?? SPILL_THRESHOLD_BYTES)) return null;
@@ -27,8 +28,8 @@ export async function spillIfOversize(
   const lines = text.split('\n').length;
   const text2 =
     `${text.slice(0, HEAD_CHARS)}\n` +
-    `… [${bytes.toLocaleString('en-US')} bytes, ${lines} lines: too large to show. Full text saved as [cmd #${id}]; ` +
-    `read it with read_command_output cmd_id=${id} (offset, limit, filter)] …\n` +
+    `… [${bytes.toLocaleString('en-US')} bytes, ${lines} lines: too large to show. Full text saved as [cmd #${id}]` +
+    `${options.readable !== false ? `; read it with read_command_output cmd_id=${id} (offset, limit, filter)` : ''}] …\n` +
     text.slice(-TAIL_CHARS);
   return { text: text2, output };
 }

@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import { ConfigError, Env, parseEnv } from './env.schema';
 
+export type SignupPolicy = 'open' | 'invite' | 'closed';
+
 // The config service: everything reads settings through this, never process.env directly.
 export class AppConfig {
   constructor(readonly env: Env) {}
@@ -25,6 +27,13 @@ export class AppConfig {
   /** Absolute dir of the egress proxy's per-workspace sockets (EGRESS_SOCKET_DIR or <H_DATA_DIR>/egress). */
   get egressSocketDir(): string {
     return resolve(this.env.EGRESS_SOCKET_DIR ?? join(this.env.H_DATA_DIR, 'egress'));
+  }
+
+  /** SIGNUP_POLICY, else the deprecated SIGNUP_ENABLED, else open in development and invite elsewhere. */
+  get signupPolicy(): SignupPolicy {
+    if (this.env.SIGNUP_POLICY) return this.env.SIGNUP_POLICY;
+    if (this.env.SIGNUP_ENABLED !== undefined) return this.env.SIGNUP_ENABLED ? 'open' : 'closed';
+    return this.env.NODE_ENV === 'development' ? 'open' : 'invite';
   }
 
   get publicUrl(): string {

@@ -1,3 +1,4 @@
+import { AppConfig } from './app-config';
 import { ConfigError, parseEnv } from './env.schema';
 
 describe(parseEnv.name, () => {
@@ -5,7 +6,21 @@ describe(parseEnv.name, () => {
     const env = parseEnv({});
     expect(env.H_PORT).toBe(3000);
     expect(env.BODY_LIMIT).toBe('1mb');
-    expect(env.SIGNUP_ENABLED).toBe(true);
+    expect(env.SIGNUP_POLICY).toBeUndefined();
+    expect(env.TEAM_MAX_WORKSPACES).toBe(20);
+  });
+
+  it('should default the sign-up policy to open in development and invite elsewhere', () => {
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'development' })).signupPolicy).toBe('open');
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'production' })).signupPolicy).toBe('invite');
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'test' })).signupPolicy).toBe('invite');
+  });
+
+  it('should honour SIGNUP_POLICY over the deprecated SIGNUP_ENABLED alias', () => {
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'production', SIGNUP_ENABLED: 'true' })).signupPolicy).toBe('open');
+    expect(new AppConfig(parseEnv({ NODE_ENV: 'development', SIGNUP_ENABLED: 'false' })).signupPolicy).toBe('closed');
+    expect(new AppConfig(parseEnv({ SIGNUP_ENABLED: 'true', SIGNUP_POLICY: 'closed' })).signupPolicy).toBe('closed');
+    expect(() => parseEnv({ SIGNUP_POLICY: 'everyone' })).toThrow(/SIGNUP_POLICY/);
   });
 
   it('should refuse a bad port and name the variable', () => {
@@ -38,5 +53,10 @@ describe(parseEnv.name, () => {
     expect(() => parseEnv({ EGRESS_PORTS: '443;22' })).toThrow(/EGRESS_PORTS/);
     expect(parseEnv({}).NETWORK_ENABLE_MIN_ROLE).toBe('admin');
     expect(() => parseEnv({ NETWORK_ENABLE_MIN_ROLE: 'viewer' })).toThrow(/NETWORK_ENABLE_MIN_ROLE/);
+  });
+
+  it("should accept express's trust proxy forms and refuse anything else by name", () => {
+    for (const v of ['loopback', 'false', '172.18.0.1', '10.0.0.0/8, loopback', 'fd00::/8', '1']) expect(parseEnv({ TRUST_PROXY: v }).TRUST_PROXY).toBe(v);
+    for (const v of ['yes please', '300.1.1.1', '10.0.0.0/33', 'loopback;rm']) expect(() => parseEnv({ TRUST_PROXY: v })).toThrow(/TRUST_PROXY/);
   });
 });

@@ -1,10 +1,30 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 // Every variable H reads, validated once at boot. `.env.example` documents each of them; a process
 // given a bad value refuses to start with a message naming the variable.
+// express "trust proxy" values H accepts (a wrong one would crash the api at boot, unnamed).
+const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustEntry = (p: string): boolean => {
+  const [ip, bits, more] = p.split('/');
+  if (more !== undefined || !isIP(ip)) return TRUST_NAMES.has(p);
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(ip) === 4 ? 32 : 128));
+};
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const modelCatalogSchema = z.array(
+  z
+    .object({
+      id: z.string().regex(/^[\w.:-]{1,80}$/),
+      contextWindow: z.number().int().min(1_000),
+      maxOutput: z.number().int().min(1).optional(),
+      price: z.object({ cacheHit: z.number().min(0), cacheMiss: z.number().min(0), output: z.number().min(0) }).strict(),
+    })
+    .strict(),
+);
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -32,15 +52,40 @@ export const envSchema = z.object({
    * rate limits and the audit log, so only trust the proxy in front of H. `loopback` suits a reverse
    * proxy on the same host; list its address (e.g. 10.0.0.5) otherwise, or `false` for none.
    */
-  TRUST_PROXY: z.string().min(1).default('loopback'),
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    .default('loopback')
+    .refine(
+      (v) => v === 'false' || v === 'true' || /^\d+$/.test(v) || v.split(',').every((p) => trustEntry(p.trim())),
+      'use loopback, an address or subnet (10.0.0.5, 172.18.0.0/16), a comma-separated list, a hop count, or false',
+    ),
   /** Mark cookies Secure; on by default in production (serve H over HTTPS there). */
   H_SECURE_COOKIES: bool.optional(),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 14),
   /** Request body limit, e.g. 1mb. */
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'use a size such as 512kb or 1mb').default('1mb'),
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  /** Failed logins per account from all addresses together within the window (distributed guessing). */
+  LOGIN_ACCOUNT_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(30),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
-  SIGNUP_ENABLED: bool.default(true),
+  /**
+   * Who may create an account: open (anyone who reaches H), invite (only with an invitation link)
+   * or closed. Unset: open when NODE_ENV=development, invite otherwise. The first account of a fresh
+   * instance may always sign up and becomes its admin.
+   */
+  SIGNUP_POLICY: z.enum(['open', 'invite', 'closed']).optional(),
+  /** Deprecated alias: true = open, false = closed; SIGNUP_POLICY wins when both are set. */
+  SIGNUP_ENABLED: bool.optional(),
+  /** Sign-up attempts per client address (IPv6 by /64) within SIGNUP_WINDOW_SECONDS. */
+  SIGNUP_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  SIGNUP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** Invitation links expire after this many days unless the creator picks another expiry (1-30). */
+  INVITATION_TTL_DAYS: z.coerce.number().int().min(1).max(30).default(7),
+  /** Per-team quotas: workspaces, sandboxes running at once, agent runs queued or running at once. */
+  TEAM_MAX_WORKSPACES: z.coerce.number().int().min(1).max(100000).default(20),
+  TEAM_MAX_RUNNING_SANDBOXES: z.coerce.number().int().min(1).max(10000).default(5),
+  TEAM_MAX_ACTIVE_RUNS: z.coerce.number().int().min(1).max(100000).default(50),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Also write logs to this file (JSON lines). */
   LOG_FILE: z.string().optional(),
@@ -129,11 +174,49 @@ export const envSchema = z.object({
   NETWORK_ENABLE_MIN_ROLE: z.enum(['owner', 'admin', 'member']).default('admin'),
   /** Tests only, refused in production: the egress proxy lets sandboxes reach loopback servers. */
   H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: bool.default(false),
+  /**
+   * The Docker engine the worker drives sandboxes through: unix:///path or tcp://host:port. Unset:
+   * the local engine's socket. In compose it is H's socket proxy (apps/docker-proxy).
+   */
+  DOCKER_HOST: z
+    .string()
+    .regex(/^(unix:\/\/\/\S+|tcp:\/\/[^/\s]+)$/, 'use unix:///path/to/docker.sock or tcp://host:port')
+    .optional(),
+  /** apps/docker-proxy: the unix socket it listens on, the engine socket it forwards to, who owns its socket (uid:gid). */
+  DOCKER_PROXY_SOCKET: z.string().min(1).default('/run/h-docker/docker.sock'),
+  DOCKER_PROXY_UPSTREAM: z.string().min(1).default('/var/run/docker.sock'),
+  DOCKER_PROXY_SOCKET_OWNER: z.string().regex(/^\d+:\d+$/, 'use uid:gid, e.g. 1000:1000').optional(),
+  /** Host directories (comma-separated, absolute) sandboxes may bind-mount from through the proxy; empty: none. */
+  DOCKER_PROXY_BIND_DIRS: z
+    .string()
+    .regex(/^(\/[^,\s]*)(,\/[^,\s]*)*$/, 'use absolute directories separated by commas')
+    .optional()
+    .transform((v) => (v ? v.split(',') : [])),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
+  /** Model requests one agent run may make (over all its segments), unless its session sets fewer or more. */
+  AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** The most a session may set as its own step limit (maxSteps); higher is refused with 400. */
+  AGENT_MAX_STEPS_LIMIT: z.coerce.number().int().min(1).max(10_000).default(200),
+  /**
+   * Models beyond the built-in catalog (a custom OpenAI-compatible host): a JSON array of
+   * { "id", "contextWindow", "maxOutput"?, "price": { "cacheHit", "cacheMiss", "output" } } (USD per 1M tokens).
+   */
+  MODEL_CATALOG: z
+    .string()
+    .default('[]')
+    .transform((text, ctx) => {
+      try {
+        return modelCatalogSchema.parse(JSON.parse(text));
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `MODEL_CATALOG must be a JSON array of models: ${(err as Error).message.slice(0, 300)}` });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;
+export type ConfiguredModel = z.infer<typeof modelCatalogSchema>[number];
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {

@@ -11,6 +11,7 @@ import { RunRepository } from './repositories/run.repository';
 import { SandboxRepository } from './repositories/sandbox.repository';
 import { AuthSessionRepository } from './repositories/auth-session.repository';
 import { ApiTokenRepository } from './repositories/api-token.repository';
+import { InvitationRepository } from './repositories/invitation.repository';
 import { HealthRepository } from './repositories/health.repository';
 import { ProviderCredentialRepository } from './repositories/provider-credential.repository';
 import { RateLimitRepository } from './repositories/rate-limit.repository';
@@ -31,6 +32,7 @@ const repositories = [
   AuthSessionRepository,
   ApiTokenRepository,
   HealthRepository,
+  InvitationRepository,
   ProviderCredentialRepository,
   RateLimitRepository,
   TeamRepository,

@@ -19,3 +19,5 @@ export * from './repositories/run.repository';
 export * from './repositories/sandbox.repository';
 export * from './repositories/tool-output.repository';
 export * from './usage';
+export * from './quota';
+export * from './repositories/invitation.repository';

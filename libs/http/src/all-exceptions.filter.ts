@@ -15,6 +15,8 @@ const statusCodes: Record<number, string> = {
   429: 'RATE_LIMITED',
 };
 
+const GENERIC_MESSAGE = 'Something went wrong on our side; it was logged.';
+
 interface Mapped {
   status: number;
   code: string;
@@ -73,6 +75,9 @@ export function mapException(exception: unknown): Mapped {
       const m = (body as { message: unknown }).message;
       message = Array.isArray(m) ? m.join('; ') : String(m);
     }
+    // A library's own 5xx (a lost connection, a driver failure) says things about the machine: the
+    // caller gets the generic answer, the log gets the error.
+    if (status >= 500) return { status, code: 'INTERNAL', message: GENERIC_MESSAGE };
     if (status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE)/.test(message)) {
       message = `No route ${message.replace(/^Cannot /, '')}. See /api/docs for the API.`;
     }
@@ -92,7 +97,7 @@ export function mapException(exception: unknown): Mapped {
   if (err?.expose === true && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
     return { status: err.status, code: statusCodes[err.status] ?? 'BAD_REQUEST', message: 'The request is malformed.' };
   }
-  return { status: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL', message: 'Something went wrong on our side; it was logged.' };
+  return { status: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL', message: GENERIC_MESSAGE };
 }
 
 @Catch()

@@ -9,13 +9,16 @@ import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
 import { MeService } from './auth/me.service';
 import { PasswordService } from './auth/password.service';
+import { InvitationController } from './invitations/invitation.controller';
+import { InvitationService } from './invitations/invitation.service';
 import { TeamController } from './teams/team.controller';
+import { TeamQuotaService } from './teams/team-quota.service';
 import { TeamService } from './teams/team.service';
 import { TokenController } from './tokens/token.controller';
 import { TokenService } from './tokens/token.service';
 
 @Module({
-  controllers: [AuthController, TeamController, TokenController],
+  controllers: [AuthController, TeamController, InvitationController, TokenController],
   providers: [
     AccessService,
     AuditService,
@@ -23,11 +26,13 @@ import { TokenService } from './tokens/token.service';
     MeService,
     PasswordService,
     ResourceResolverRegistry,
+    InvitationService,
     TeamService,
+    TeamQuotaService,
     TokenService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AccessService, AuditService, AuthService, ResourceResolverRegistry],
+  exports: [AccessService, AuditService, AuthService, ResourceResolverRegistry, TeamQuotaService],
 })
 export class IdentityModule implements OnModuleInit {
   constructor(

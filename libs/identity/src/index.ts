@@ -8,3 +8,4 @@ export * from './audit/audit.service';
 export * from './auth/auth.service';
 export * from './auth/secrets';
 export * from './tokens/token-format';
+export * from './teams/team-quota.service';

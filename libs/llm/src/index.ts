@@ -8,12 +8,14 @@ export type {
   ModelStreamEvent,
   ModelProvider,
 } from './model-provider';
-export type { ModelInfo, ThinkingSupport } from './model-catalog';
+export type { ModelInfo, ThinkingSupport, ConfiguredModelInfo } from './model-catalog';
 export {
   DEFAULT_MODEL,
   getModelInfo,
   listKnownModels,
   registerModel,
+  registerConfiguredModels,
+  unknownModelReason,
   effectiveThinking,
   computeCost,
   emptyUsage,

@@ -1,4 +1,4 @@
-import { addUsage, computeCost, effectiveThinking, emptyUsage, getModelInfo, registerModel } from './model-catalog';
+import { addUsage, computeCost, effectiveThinking, emptyUsage, getModelInfo, registerConfiguredModels, registerModel, unknownModelReason } from './model-catalog';
 
 describe('model catalog', () => {
   it('should price a v4-flash cache hit at 1/50 of a miss', () => {
@@ -46,5 +46,14 @@ describe('model catalog', () => {
     });
     expect(getModelInfo('custom-coder')).toMatchObject({ known: true, contextWindow: 64_000 });
     expect(computeCost('custom-coder', { promptTokens: 1_000_000, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 1_000_000 })).toBeCloseTo(1, 9);
+  });
+
+  it('should name the known models for an unknown id, and know a configured one with its window and price', () => {
+    expect(unknownModelReason('deepseek-v4-flash')).toBeNull();
+    expect(unknownModelReason('gpt-imaginary')).toMatch(/^Unknown model "gpt-imaginary"\. Known models: deepseek-v4-flash, deepseek-v4-pro, .*MODEL_CATALOG/);
+    registerConfiguredModels([{ id: 'house-32k', contextWindow: 32_000, price: { cacheHit: 0, cacheMiss: 0.5, output: 1 } }]);
+    expect(unknownModelReason('house-32k')).toBeNull();
+    expect(getModelInfo('house-32k')).toMatchObject({ known: true, contextWindow: 32_000, maxOutput: 8_192 });
+    expect(computeCost('house-32k', { promptTokens: 2_000_000, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 2_000_000 })).toBeCloseTo(1, 9);
   });
 });

@@ -61,6 +61,33 @@ export function registerModel(info: Omit<ModelInfo, 'known'>): void {
   MODELS[info.id] = { ...info, pricePerMillion: { ...info.pricePerMillion }, known: true };
 }
 
+/** A model an operator adds through configuration (MODEL_CATALOG): an explicit window and price. */
+export interface ConfiguredModelInfo {
+  id: string;
+  contextWindow: number;
+  maxOutput?: number;
+  price: ModelInfo['pricePerMillion'];
+}
+
+/** Registers the operator's models; called once per process with the validated configuration. */
+export function registerConfiguredModels(models: readonly ConfiguredModelInfo[]): void {
+  for (const m of models) {
+    registerModel({
+      id: m.id, contextWindow: m.contextWindow, maxOutput: m.maxOutput ?? Math.min(8_192, m.contextWindow),
+      pricePerMillion: m.price, thinking: 'toggle', defaultThinking: false,
+    });
+  }
+}
+
+/**
+ * Null when `model` is in the catalog (built in or configured), else why not, naming the known
+ * ids: a session must not run on a guessed window and price.
+ */
+export function unknownModelReason(model: string): string | null {
+  if (Object.hasOwn(MODELS, model)) return null;
+  return `Unknown model "${model}". Known models: ${Object.keys(MODELS).join(', ')}. An operator can add one with its context window and price in MODEL_CATALOG.`;
+}
+
 export function listKnownModels(): ModelInfo[] {
   return Object.values(MODELS).map((m) => ({ ...m, pricePerMillion: { ...m.pricePerMillion } }));
 }

@@ -43,7 +43,10 @@ export interface ModelRequest {
   /** Ignored by DeepSeek in thinking mode, so it is not sent then. */
   temperature?: number;
   signal?: AbortSignal;
-  /** Extra HTTP headers for this request (e.g. the scripted server's x-conversation-id). */
+  /**
+   * Extra HTTP headers for this request, for harnesses only (a benchmark naming its conversation
+   * to the scripted server); H's worker sends none, so production requests are what the provider documents.
+   */
   headers?: Record<string, string>;
 }
 

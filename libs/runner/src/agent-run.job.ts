@@ -10,6 +10,7 @@ import {
   EventRepository,
   LeaseLostError,
   PermissionRepository,
+  QuotaExceededError,
   RunRecord,
   RunRepository,
   toEngineUsage,
@@ -19,10 +20,11 @@ import {
   ZERO_USAGE,
 } from '@h/db';
 import { JobName, JobPayload, OnJob } from '@h/jobs';
-import { DeepSeekProvider, type ModelProvider } from '@h/llm';
+import { DeepSeekProvider, registerConfiguredModels, type ModelProvider } from '@h/llm';
 import { ProviderSecretReader } from '@h/providers';
 import { RunDispatcher } from '@h/runs';
 import { orderForRebuild } from './event-order';
+import { authorizeCall, type PermissionDecision } from './permission-policy';
 import { RunEventWriter } from './run-event-writer';
 import { RunTimings } from './run-timings';
 import { SandboxManager } from './sandbox-manager.service';
@@ -31,11 +33,7 @@ import { SessionOutputStore } from './session-output.store';
 const EPHEMERAL = new Set(['text.delta', 'thinking.delta']);
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
 
-interface Decision {
-  behavior: 'allow' | 'deny';
-  updatedInput: Record<string, unknown> | null;
-  message: string | null;
-}
+type Decision = PermissionDecision;
 
 class RunFailure extends Error {
   constructor(
@@ -76,7 +74,9 @@ export class AgentRunJob {
     private readonly sandboxes: SandboxManager,
     private readonly secrets: ProviderSecretReader,
     private readonly toolOutputs: ToolOutputRepository,
-  ) {}
+  ) {
+    registerConfiguredModels(config.env.MODEL_CATALOG);
+  }
 
   @OnJob(JobName.AgentRun)
   async handle({ runId }: JobPayload<JobName.AgentRun>): Promise<void> {
@@ -150,11 +150,16 @@ export class AgentRunJob {
     // that have no tool.end.
     const conversation = rebuildConversation(log, { keepOpenCalls: true });
     timings.add('rebuild', performance.now() - tRebuild);
+    // Todos belong to the run that wrote them: the session's stored list must not show an earlier
+    // run's plan while this one runs (the engine already starts this run without it).
+    const storedTodos = (session.state as { todos?: unknown[] }).todos;
+    if (storedTodos?.length && conversation.todos.length === 0) await this.sessions.mergeState(session.id, { todos: [] });
 
     let sandbox;
     try {
       sandbox = await timings.time('sandbox.open', () => this.sandboxes.open(workspaceRow));
     } catch (err) {
+      if (err instanceof QuotaExceededError) throw new RunFailure('QUOTA_EXCEEDED', err.message);
       this.logger.error({ runId: run.id, err }, 'sandbox unavailable');
       throw new RunFailure('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }
@@ -169,11 +174,12 @@ export class AgentRunJob {
       provider: writer.provider(timings.provider(provider)),
       model: session.model,
       thinking: session.thinking,
+      // The session's own limit within the instance's; counted over the whole run (all segments).
+      maxSteps: Math.min(session.maxSteps ?? this.config.env.AGENT_MAX_STEPS, this.config.env.AGENT_MAX_STEPS_LIMIT),
       workspace: timings.workspace(sandbox.workspace),
       conversation,
       outputs: new SessionOutputStore(this.toolOutputs, session.id, run.id, this.config.env.TOOL_OUTPUT_MAX_BYTES),
       signal: controller.signal,
-      requestHeaders: { 'x-conversation-id': session.id },
       authorize: (request) => this.authorize(session, decisions, request.call.id, request.category),
       onEvent: async (event) => this.record(run, writer, await this.withRunTotals(run, stored, event, writer), timings),
     });
@@ -295,11 +301,7 @@ export class AgentRunJob {
   }
 
   private authorize(session: AgentSessionRecord, decisions: Map<string, Decision>, callId: string, category: string): ToolAuthorization {
-    if (session.permissionMode !== 'approve' || category === 'read') return { behavior: 'allow' };
-    const decision = decisions.get(callId);
-    if (!decision) return { behavior: 'ask' };
-    if (decision.behavior === 'deny') return { behavior: 'deny', message: decision.message ?? undefined };
-    return { behavior: 'allow', updatedArguments: decision.updatedInput ? JSON.stringify(decision.updatedInput) : undefined };
+    return authorizeCall(session.permissionMode, category, decisions.get(callId));
   }
 
   private decisionsFor(log: EventEnvelope[], runId: string): Map<string, Decision> {

@@ -2,9 +2,10 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { join, resolve } from 'node:path';
 import type { Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
-import { SandboxRepository } from '@h/db';
+import { QuotaExceededError, SandboxRepository } from '@h/db';
 import { EgressService } from '@h/egress';
 import {
+  dockerClient,
   DockerSandboxDriver,
   ensureSandboxImage,
   LocalSandboxDriver,
@@ -72,9 +73,15 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(image, env.SANDBOX_RUNTIME) : undefined;
     return new DockerSandboxDriver({
       image,
+      docker: dockerClient(env.DOCKER_HOST),
       namePrefix: env.SANDBOX_NAME_PREFIX,
       poolSize: env.SANDBOX_POOL_SIZE,
       idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,
+      // The running-sandbox quota counts what the database says runs: keep it true.
+      onIdleStop: (name) => {
+        const workspaceId = name.slice(`${env.SANDBOX_NAME_PREFIX}ws-`.length);
+        void this.sandboxes.setStatus(workspaceId, 'stopped').catch((err) => this.logger.warn({ err, name }, 'could not record an idle stop'));
+      },
       limits: { cpus: env.SANDBOX_CPUS, memoryBytes: env.SANDBOX_MEMORY_MB * 1024 * 1024, pids: env.SANDBOX_PIDS },
       egressSocketDir: this.egress.socketDir,
       ...(await this.diskBudget()),
@@ -110,9 +117,16 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     // The sandbox this process set up and is still connected to needs no Docker inspects and no
     // record read and write per run (bench/runs): a stopped, removed or restarted container closes
     // the client, and a changed network setting goes the long way (it re-creates the container).
+    // It is running, so the quota on starting sandboxes does not apply.
     const known = this.opened.get(workspace.id);
     if (known && known.networkEnabled === workspace.networkEnabled && driver.isConnected(known.record)) return known;
     const stored = await this.sandboxes.find(workspace.id);
+    if (stored?.status !== 'running') {
+      // Starting one more: the team's running sandboxes stay within TEAM_MAX_RUNNING_SANDBOXES.
+      const used = await this.sandboxes.countRunning(workspace.teamId, workspace.id);
+      const limit = this.config.env.TEAM_MAX_RUNNING_SANDBOXES;
+      if (used >= limit) throw new QuotaExceededError('runningSandboxes', used, limit);
+    }
     // Network access = the egress proxy's socket in the sandbox; the container's network stays none.
     if (workspace.networkEnabled && driver.kind === 'docker') await this.egress.serve(workspace.id);
     else await this.egress.stop(workspace.id);

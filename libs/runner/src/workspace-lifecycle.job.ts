@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { WorkspaceRepository } from '@h/db';
+import { QuotaExceededError, WorkspaceRepository } from '@h/db';
 import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { SandboxManager } from './sandbox-manager.service';
 
@@ -25,6 +25,12 @@ export class WorkspaceLifecycleJob {
     try {
       await this.sandboxes.open(workspace);
     } catch (err) {
+      if (err instanceof QuotaExceededError) {
+        // Not an error of the workspace: its sandbox starts on first use, within the quota then.
+        this.logger.log({ workspaceId, teamId: workspace.teamId }, 'sandbox not started ahead: the team is at its running-sandbox quota');
+        await this.workspaces.markSetUp(workspaceId, 'ready', null);
+        return;
+      }
       // Docker's and the build's own words go to the log; users get what happened and what to do.
       this.logger.error({ workspaceId, err }, 'sandbox setup failed');
       await this.workspaces.markSetUp(workspaceId, 'error', 'The sandbox could not be started. H retries on its own; if this stays, an admin can find the cause in the worker log.');

@@ -43,6 +43,8 @@ export interface DockerSandboxOptions {
   poolSize?: number;
   /** Stop a sandbox after this long without requests (default 15 min; 0 = never). */
   idleTimeoutMs?: number;
+  /** Called with the container name after the idle sweeper stopped a sandbox. */
+  onIdleStop?: (name: string) => void;
   /** Added to every container and volume (e.g. { 'h.test': '1' }); reconcile only looks at these. */
   extraLabels?: Record<string, string>;
   /**
@@ -488,6 +490,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       this.lastActivity.delete(name);
       this.dropClient(name);
       await this.docker.getContainer(name).stop({ t: 2 }).catch(() => undefined);
+      this.opts.onIdleStop?.(name);
     }
   }
 

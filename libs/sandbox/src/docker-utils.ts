@@ -1,4 +1,15 @@
-import type Docker from 'dockerode';
+import Docker from 'dockerode';
+
+/**
+ * A client for DOCKER_HOST as libs/config validated it (unix:///path or tcp://host:port); unset:
+ * the local engine's socket. In compose that is H's socket proxy, never the engine itself.
+ */
+export function dockerClient(dockerHost?: string): Docker {
+  if (!dockerHost) return new Docker({ socketPath: '/var/run/docker.sock' });
+  if (dockerHost.startsWith('unix://')) return new Docker({ socketPath: dockerHost.slice('unix://'.length) });
+  const url = new URL(dockerHost.replace(/^tcp:/, 'http:'));
+  return new Docker({ host: url.hostname, port: Number(url.port || 2375), protocol: 'http' });
+}
 
 /** A .catch() handler that swallows the given Docker API status codes (e.g. 404, 409). */
 export function ignoreStatus(...codes: number[]) {

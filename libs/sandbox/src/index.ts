@@ -11,3 +11,6 @@ export * from './container-spec';
 export * from './loop-disk';
 export * from './sandbox-runtime';
 export * from './workspace-storage';
+export { dockerClient } from './docker-utils';
+export * from './docker-proxy/docker-api-policy';
+export * from './docker-proxy/docker-socket-proxy';

@@ -6,9 +6,8 @@ import type { ScenarioTurn } from './scenario';
 export const DEMO_LABEL = '[scripted demo model]';
 
 export function scriptedAnswer(turn: ScenarioTurn, state: ConversationState, body: WireRequest): ScriptedAnswer {
-  const tag = state.key.slice(-8);
   const toolCalls = (turn.toolCalls ?? []).map((c, i) => ({
-    id: c.id ?? `call_${state.cursor}_${i}_${tag}`,
+    id: c.id ?? `call_${state.cursor}_${i}_${state.tag}`,
     name: c.name,
     arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
   }));

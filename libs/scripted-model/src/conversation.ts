@@ -4,6 +4,10 @@ import { messageText, type WireRequest } from './expectations';
 /** What the server remembers per conversation between requests. */
 export interface ConversationState {
   key: string;
+  /** Unique per conversation; ends every tool-call id it answers with, so the next request finds it. */
+  tag: string;
+  /** First-turn requests of this conversation still open (a concurrent one is another conversation). */
+  openFirstTurns: number;
   scenario: string | null;
   /** Index of the scenario turn the next request is answered with. */
   cursor: number;
@@ -28,8 +32,10 @@ export function hasAssistantMessage(body: WireRequest): boolean {
 }
 
 /**
- * Concurrent agent runs must not share a cursor: a conversation is named by the client's
- * x-conversation-id header, or else by its scenario and first user message.
+ * Concurrent agent runs must not share a cursor. A client may name its conversation with the
+ * x-conversation-id header (harnesses do); a client that does not (H's worker: provider requests
+ * carry no test-only headers) is told apart by the tool-call ids this server answered it with (see
+ * continuedConversation), and before its first tool call by its scenario and first user message.
  */
 export function conversationKey(header: string | undefined, scenario: string | null, body: WireRequest): string {
   if (header) return `header:${header}`;
@@ -37,8 +43,25 @@ export function conversationKey(header: string | undefined, scenario: string | n
   return `auto:${digest.slice(0, 16)}`;
 }
 
-export function newConversation(key: string, scenario: string | null): ConversationState {
-  return { key, scenario, cursor: 0, attempts: new Map(), reasoningCallIds: new Set() };
+export function newConversation(key: string, scenario: string | null, tag: string): ConversationState {
+  return { key, tag, openFirstTurns: 0, scenario, cursor: 0, attempts: new Map(), reasoningCallIds: new Set() };
+}
+
+const TAG = /_(c\d+)$/;
+
+/** The conversation whose tagged tool-call ids the request carries back (newest first), if any. */
+export function continuedConversation(body: WireRequest, byTag: ReadonlyMap<string, ConversationState>): ConversationState | undefined {
+  const messages = body.messages ?? [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
+    for (const call of m.tool_calls as Array<{ id?: string }>) {
+      const tag = TAG.exec(call.id ?? '')?.[1];
+      const state = tag ? byTag.get(tag) : undefined;
+      if (state) return state;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -110,6 +110,30 @@ describe('startScriptedModelServer', () => {
     expect([h1, h2].map(contentOf)).toEqual(['step 1', 'step 1']);
   });
 
+  it('should keep header-less conversations with the same first message apart by the tool-call ids they carry back', async () => {
+    server.load({
+      name: 'tools',
+      turns: [{ toolCalls: [{ name: 'list_files', arguments: {} }] }, { toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }] }, { text: 'done' }],
+    });
+    const callsOf = (sent: Sent) =>
+      sent.chunks.flatMap((c) => (c.choices[0]?.delta?.tool_calls ?? []).filter((t: any) => t.id).map((t: any) => ({ id: t.id, type: 'function', function: { name: t.function.name, arguments: '{}' } })));
+    const next = (history: Array<Record<string, unknown>>, sent: Sent) => {
+      const calls = callsOf(sent);
+      return [...history, { role: 'assistant', content: null, tool_calls: calls }, ...calls.map((c: any) => ({ role: 'tool', tool_call_id: c.id, content: 'ok' }))];
+    };
+    // Two runs of the same task at once, as H's worker sends them: no conversation header.
+    const [a1, b1] = await Promise.all([post(server, { model: 'm', messages: user('same task') }), post(server, { model: 'm', messages: user('same task') })]);
+    expect([toolNames(a1), toolNames(b1)]).toEqual([['list_files'], ['list_files']]);
+    const aHistory = next(user('same task'), a1);
+    const bHistory = next(user('same task'), b1);
+    const [a2, b2] = await Promise.all([post(server, { model: 'm', messages: aHistory }), post(server, { model: 'm', messages: bHistory })]);
+    expect([toolNames(a2), toolNames(b2)]).toEqual([['read_file'], ['read_file']]);
+    const [a3, b3] = await Promise.all([post(server, { model: 'm', messages: next(aHistory, a2) }), post(server, { model: 'm', messages: next(bHistory, b2) })]);
+    expect([a3, b3].map(contentOf)).toEqual(['done', 'done']);
+    expect(server.failures).toEqual([]);
+    expect(new Set(server.requests.map((r) => r.conversation)).size).toBe(2);
+  });
+
   it('should start a conversation over when a request carries no assistant message', async () => {
     server.load({ name: 'steps', turns: [{ text: 'step 1' }, { text: 'step 2' }] });
     await post(server, { model: 'm', messages: user('task') });

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { answerChunks, completionBody, usageChunk, usageFor, type ResponseMeta } from './chat-chunks';
 import {
   CONVERSATION_HEADER,
+  continuedConversation,
   conversationKey,
   firstUserMessage,
   hasAssistantMessage,
@@ -57,7 +58,10 @@ export interface RecordedRequest {
   /** The full JSON body as received (undefined for GET or unparsable bodies). */
   body: any;
   scenario: string | null;
+  /** `header:<x-conversation-id>`, else `auto:<scenario and first message digest>#<tag>` (one per conversation). */
   conversation: string | null;
+  /** The request's first user message: how a test finds a header-less conversation. */
+  firstUserMessage: string | null;
   /** The scenario turn (0-based) this request was matched against. */
   turn: number | null;
   promptTokens: number;
@@ -104,6 +108,8 @@ const hrNow = (): number => performance.timeOrigin + performance.now();
 export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
   const registry = new Map<string, Scenario>();
   const conversations = new Map<string, ConversationState>();
+  const byTag = new Map<string, ConversationState>();
+  let conversationCounter = 0;
   const requests: RecordedRequest[] = [];
   const failures: string[] = [];
   const globalFaults: PendingFault[] = [];
@@ -142,7 +148,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     }
     const record: RecordedRequest = {
       seq: requests.length + 1, receivedAt: Date.now(), startedAtMs: hrNow(), method: req.method ?? 'GET', path,
-      headers: maskHeaders(req), body: undefined, scenario: null, conversation: null, turn: null,
+      headers: maskHeaders(req), body: undefined, scenario: null, conversation: null, firstUserMessage: null, turn: null,
       promptTokens: 0, cacheHitTokens: 0, prefixShare: 0, status: 0, outcome: 'pending', failures: [],
     };
     requests.push(record);
@@ -194,16 +200,26 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     if (!scenario && options.demo === false) {
       return fail(404, 'scripted-model: no scenario matches this request and the demo model is off', 'not_found');
     }
-    const key = conversationKey(header(req, CONVERSATION_HEADER), scenario?.name ?? null, body);
-    let state = conversations.get(key);
+    const namedConversation = header(req, CONVERSATION_HEADER);
+    const key = conversationKey(namedConversation, scenario?.name ?? null, body);
+    const firstTurn = !hasAssistantMessage(body);
+    let state = namedConversation ? conversations.get(key) : (continuedConversation(body, byTag) ?? conversations.get(key));
     // A request without any assistant message starts the conversation over (e.g. the next run
-    // of a benchmark with the same prompt), unless it is a retry of the very first turn.
-    if (!state || (!hasAssistantMessage(body) && state.cursor > 0)) {
-      state = newConversation(key, scenario?.name ?? null);
+    // of a benchmark with the same prompt), unless it is a retry of the very first turn. Without a
+    // header, a first turn that arrives while another is open is a concurrent conversation.
+    if (!state || (firstTurn && (state.cursor > 0 || (!namedConversation && state.openFirstTurns > 0)))) {
+      state = newConversation(key, scenario?.name ?? null, `c${++conversationCounter}`);
       conversations.set(key, state);
+      byTag.set(state.tag, state);
+    }
+    if (firstTurn && !namedConversation) {
+      const opened = state;
+      opened.openFirstTurns++;
+      res.on('close', () => opened.openFirstTurns--);
     }
     record.scenario = scenario?.name ?? null;
-    record.conversation = key;
+    record.conversation = namedConversation ? key : `${key}#${state.tag}`;
+    record.firstUserMessage = firstUserMessage(body);
     const prompt = renderPrompt(body);
     const usage = promptUsage(prompt, state.lastPrompt);
     record.promptTokens = usage.promptTokens;
@@ -356,6 +372,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       failures.length = 0;
       globalFaults.length = 0;
       conversations.clear();
+      byTag.clear();
     },
     waitFor: async (predicate, timeoutMs = 5000) => {
       const deadline = Date.now() + timeoutMs;

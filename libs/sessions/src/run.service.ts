@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AgentSessionRepository, EventBusRepository, PermissionRepository, RunRecord, RunRepository, toEngineUsage } from '@h/db';
+import { AppConfig } from '@h/config';
+import { AgentSessionRepository, EventBusRepository, PermissionRepository, QuotaExceededError, RunRecord, RunRepository, toEngineUsage } from '@h/db';
 import { AppException } from '@h/http';
-import { AccessGrant, AuditService, Principal } from '@h/identity';
+import { AccessGrant, AuditService, Principal, quotaExceeded, TeamQuotaService } from '@h/identity';
 import { RunDispatcher, titleFromMessage } from '@h/runs';
 import type { PostMessageDto, RunDto, RunListDto } from './session.dto';
 
@@ -14,6 +15,8 @@ export class RunService {
     private readonly bus: EventBusRepository,
     private readonly dispatcher: RunDispatcher,
     private readonly audit: AuditService,
+    private readonly quotas: TeamQuotaService,
+    private readonly config: AppConfig,
   ) {}
 
   async toDto(run: RunRecord): Promise<RunDto> {
@@ -25,15 +28,21 @@ export class RunService {
   async postMessage(principal: Principal, access: AccessGrant, sessionId: string, body: PostMessageDto): Promise<{ run: RunDto; created: boolean }> {
     const session = await this.sessions.findById(sessionId);
     if (!session) throw AppException.notFound('Session');
-    const { run, created, events } = await this.runs.createWithMessage({
-      sessionId,
-      teamId: access.teamId,
-      userId: principal.userId,
-      content: body.content,
-      clientMessageId: body.clientMessageId,
-      // The first message names the session, in the same transaction.
-      title: session.title ? undefined : titleFromMessage(body.content),
-    });
+    await this.quotas.assertSandboxCanStart(access.teamId, session.workspaceId);
+    const { run, created, events } = await this.runs
+      .createWithMessage({
+        sessionId,
+        teamId: access.teamId,
+        userId: principal.userId,
+        content: body.content,
+        clientMessageId: body.clientMessageId,
+        // The first message names the session, in the same transaction.
+        title: session.title ? undefined : titleFromMessage(body.content),
+        maxActive: this.config.env.TEAM_MAX_ACTIVE_RUNS,
+      })
+      .catch((err: unknown) => {
+        throw err instanceof QuotaExceededError ? quotaExceeded(err) : err;
+      });
     if (!created) return { run: await this.toDto((await this.runs.findById(run.id)) ?? run), created };
     // Admission first: it is on the path to a working agent; the live fan-out of the message
     // (already in the log) can follow.

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBadRequestResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBadRequestResponse, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@h/http';
 import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
 import { RunService } from './run.service';
@@ -66,6 +66,7 @@ export class SessionController {
   @HttpCode(202)
   @Access('session', 'id', 'member')
   @ApiAcceptedResponse({ type: RunDto, description: 'The run for this message (queued or already running); a repeated clientMessageId returns the same run' })
+  @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'QUOTA_EXCEEDED: TEAM_MAX_ACTIVE_RUNS or TEAM_MAX_RUNNING_SANDBOXES reached' })
   async postMessage(
     @CurrentPrincipal() principal: Principal,
     @CurrentAccess() access: AccessGrant,

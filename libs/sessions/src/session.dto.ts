@@ -14,7 +14,7 @@ export class CreateSessionDto {
   @MaxLength(120)
   title?: string;
 
-  @ApiPropertyOptional({ maxLength: 80, pattern: '^[\\w.:-]{1,80}$', description: 'Model id; default from DEFAULT_MODEL', example: 'deepseek-v4-flash' })
+  @ApiPropertyOptional({ maxLength: 80, pattern: '^[\\w.:-]{1,80}$', description: 'Model id from the catalog (built in, or MODEL_CATALOG); default DEFAULT_MODEL', example: 'deepseek-v4-flash' })
   @IsOptional()
   @IsString()
   @Matches(/^[\w.:-]{1,80}$/, { message: 'model must be a model id such as deepseek-v4-flash' })
@@ -25,10 +25,17 @@ export class CreateSessionDto {
   @IsBoolean()
   thinking?: boolean;
 
-  @ApiPropertyOptional({ enum: PERMISSION_MODES, default: 'approve', description: 'approve: ask before commands, writes and deletes; bypass: approve automatically; skip: never ask' })
+  @ApiPropertyOptional({ enum: PERMISSION_MODES, default: 'approve', description: 'approve: ask before commands, writes and deletes (reads run freely); bypass and skip: never ask, every call runs at once (skip is the h2c name for the same behaviour)' })
   @IsOptional()
   @IsIn(PERMISSION_MODES)
   permissionMode?: (typeof PERMISSION_MODES)[number];
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 10_000, description: 'Model requests one run may make, over all its segments; default AGENT_MAX_STEPS, at most AGENT_MAX_STEPS_LIMIT' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  maxSteps?: number;
 }
 
 export class UpdateSessionDto extends CreateSessionDto {}
@@ -55,6 +62,7 @@ export class SessionDto {
   @ApiProperty() model: string;
   @ApiProperty() thinking: boolean;
   @ApiProperty({ enum: PERMISSION_MODES }) permissionMode: string;
+  @ApiProperty({ nullable: true, type: Number, description: 'Step limit of this session; null: the instance default' }) maxSteps: number | null;
   @ApiProperty({ description: 'Seq of the newest event' }) lastSeq: number;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
   @ApiProperty({ nullable: true, type: LatestRunDto, description: 'The newest run, for status badges' }) latestRun: LatestRunDto | null;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@h/config';
 import { AgentSessionRecord, AgentSessionRepository, RunRepository } from '@h/db';
 import { AppException } from '@h/http';
+import { registerConfiguredModels, unknownModelReason } from '@h/llm';
 import { AccessGrant, AuditService, Principal } from '@h/identity';
 import type { CreateSessionDto, SessionDto, SessionListDto, SessionStateDto, UpdateSessionDto } from './session.dto';
 
@@ -17,9 +18,22 @@ export class SessionService {
     private readonly runs: RunRepository,
     private readonly config: AppConfig,
     private readonly audit: AuditService,
-  ) {}
+  ) {
+    registerConfiguredModels(config.env.MODEL_CATALOG);
+  }
+
+  /** 400 for a model outside the catalog or a step limit above the instance's. */
+  private checkRunSettings(body: { model?: string; maxSteps?: number }): void {
+    const unknown = body.model === undefined ? null : unknownModelReason(body.model);
+    if (unknown) throw AppException.badRequest('UNKNOWN_MODEL', unknown);
+    const limit = this.config.env.AGENT_MAX_STEPS_LIMIT;
+    if (body.maxSteps !== undefined && body.maxSteps > limit) {
+      throw AppException.badRequest('STEP_LIMIT_TOO_HIGH', `maxSteps may be at most ${limit} on this instance (AGENT_MAX_STEPS_LIMIT).`);
+    }
+  }
 
   async create(principal: Principal, access: AccessGrant, workspaceId: string, body: CreateSessionDto, ip: string | null = null): Promise<SessionDto> {
+    this.checkRunSettings(body);
     const session = await this.sessions.create({
       teamId: access.teamId,
       workspaceId,
@@ -29,6 +43,7 @@ export class SessionService {
       model: body.model ?? this.config.env.DEFAULT_MODEL,
       thinking: body.thinking ?? false,
       permissionMode: body.permissionMode ?? 'approve',
+      maxSteps: body.maxSteps ?? null,
     });
     await this.audit.byPrincipal(principal, { action: 'session.create', teamId: access.teamId, targetType: 'session', targetId: session.id, ip });
     return toSessionDto(session);
@@ -47,11 +62,13 @@ export class SessionService {
   }
 
   async update(principal: Principal, access: AccessGrant, id: string, body: UpdateSessionDto, ip: string | null = null): Promise<SessionDto> {
+    this.checkRunSettings(body);
     const session = await this.sessions.update(id, {
       title: body.title?.trim(),
       model: body.model,
       thinking: body.thinking,
       permissionMode: body.permissionMode,
+      maxSteps: body.maxSteps,
     });
     if (body.permissionMode) {
       await this.audit.byPrincipal(principal, {

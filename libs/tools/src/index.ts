@@ -1,4 +1,4 @@
-export { LocalWorkspace, EXEC_ENV_ALLOWLIST, SKIPPED_DIRECTORIES, type LocalWorkspaceOptions } from './local-workspace';
+export { LocalWorkspace, type LocalWorkspaceOptions } from './local-workspace';
 export {
   ToolError,
   newRunToolState,
@@ -17,6 +17,5 @@ export { isSecretPath } from './secret-paths';
 export { longRunningReason } from './command-policy';
 export { validateSummary, parseSections, SUMMARY_SECTIONS, TODO_SECTION } from './summary-validator';
 export { detectBuildCheck, type BuildCheck } from './build-check';
-export { compileGlob, matchesGlob } from './path-glob';
 export { p, params, type Param, type Params } from './tool-params';
 export { processAlive, waitForCondition } from './testing/process-helpers';

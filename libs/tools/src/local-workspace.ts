@@ -21,14 +21,8 @@ import {
   type Workspace,
 } from '@h/contracts';
 import { compileUserPattern, MatchBudget, SEARCH_BUDGET_MS, type LinearPattern } from '@h/patterns';
-import { compileGlob, isGlob, matchesGlob } from './path-glob';
-
-/** Directories never descended into by recursive walks (listing, search, grep). */
-export const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
-
-/** The seed's run_command allowlist: only these host variables reach a child process. */
-export const EXEC_ENV_ALLOWLIST = ['PATH', 'HOME', 'USER', 'TEMP', 'TMPDIR', 'SHELL', 'LANG', 'LC_ALL'];
-const SECRET_ENV_NAME = /KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL|^npm_/i;
+// Globs, skipped directories, the command environment: the same rules as sandboxd's.
+import { commandEnv, compileGlob, InvalidGlobError, matchesGlob, nameMatcher, SKIPPED_DIRECTORIES } from '@h/workspace-fs';
 
 const MAX_READ_BYTES = 20 * 1024 * 1024;
 const MAX_GREP_FILE_BYTES = 2 * 1024 * 1024;
@@ -128,12 +122,10 @@ export class LocalWorkspace implements Workspace {
     const { abs, rel } = await this.resolve(options.path ?? '');
     await this.statOrThrow(abs, rel);
     const max = options.maxResults ?? 1000;
-    const matches = this.nameMatcher(pattern);
-    const slash = pattern.includes('/');
+    const matches = orInvalidGlob(() => nameMatcher(pattern));
     const found: string[] = [];
     for await (const entry of this.walk(rel, true)) {
-      const subject = slash ? entry.path : entry.name;
-      if (matches(subject)) {
+      if (matches(entry)) {
         found.push(entry.path);
         if (found.length >= max) break;
       }
@@ -142,15 +134,6 @@ export class LocalWorkspace implements Workspace {
   }
 
   /** A glob (on RE2, like every pattern from the model), else a case-insensitive substring. */
-  private nameMatcher(pattern: string): (subject: string) => boolean {
-    if (!isGlob(pattern)) {
-      const needle = pattern.toLowerCase();
-      return (subject) => subject.toLowerCase().includes(needle);
-    }
-    const glob = globOrFail(pattern);
-    return (subject) => glob.test(subject);
-  }
-
   async grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
     let re: ReturnType<typeof compileUserPattern>;
     try {
@@ -336,20 +319,20 @@ export class LocalWorkspace implements Workspace {
 }
 
 function globOrFail(glob: string): LinearPattern {
+  return orInvalidGlob(() => compileGlob(glob));
+}
+
+function orInvalidGlob<T>(compile: () => T): T {
   try {
-    return compileGlob(glob);
+    return compile();
   } catch (e) {
-    throw new WorkspaceError('IO_ERROR', `invalid glob: ${(e as Error).message}`);
+    if (e instanceof InvalidGlobError) throw new WorkspaceError('IO_ERROR', e.message);
+    throw e;
   }
 }
 
 function execEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of EXEC_ENV_ALLOWLIST) {
-    const value = process.env[name];
-    if (value !== undefined && !SECRET_ENV_NAME.test(name)) env[name] = value;
-  }
-  return { ...env, ...extra };
+  return commandEnv(extra);
 }
 
 async function* single(rel: string): AsyncGenerator<string> {

@@ -63,10 +63,49 @@ export function validateSummary(summary: string, todos: AgentTodo[]): string[] {
     problems.push('"### Verification" gives no result (which build/test/check ran and what it showed)');
   }
   const progress = sections.get(normalize(TODO_SECTION));
-  if (todos.length > 0 && progress) {
-    const listed = progress.filter((l) => /^([-*]|\d+[.)])\s+/.test(l)).length;
-    if (listed < todos.length) problems.push(`"### ${TODO_SECTION}" lists ${listed} of ${todos.length} todo items`);
-  }
+  if (todos.length > 0 && progress) problems.push(...todoProgressProblems(progress, todos));
+  return problems;
+}
+
+// Words a summary may use for each todo status (the model writes prose, not enum values).
+const STATUS_WORDS: Array<[AgentTodo['status'], RegExp]> = [
+  // Checked in this order: "not started" is pending before "started" can read as in progress.
+  ['cancelled', /\b(cancell?ed|skipped|dropped|abandoned|not needed|won'?t do)\b/i],
+  ['pending', /\b(pending|not (yet )?(started|done)|open|todo|to do|remaining)\b/i],
+  ['in_progress', /\b(in[ _-]?progress|ongoing|started|partly|partially)\b/i],
+  ['completed', /\b(completed?|done|finished|fixed|passed)\b|✅|✔|\[x\]/i],
+];
+
+/** The status a Todo Progress line states, or null when it names none. */
+export function statedStatus(line: string): AgentTodo['status'] | null {
+  for (const [status, re] of STATUS_WORDS) if (re.test(line)) return status;
+  return null;
+}
+
+/**
+ * Each todo must appear in Todo Progress with the status it really has: a line naming the todo
+ * (else the bullet at the same position) whose status word matches. Counting bullets would accept
+ * "- Run tests: completed" for a todo that is still in progress.
+ */
+function todoProgressProblems(lines: string[], todos: AgentTodo[]): string[] {
+  const bullets = lines.filter((l) => /^([-*]|\d+[.)])\s+/.test(l));
+  const flat = (t: string) => t.toLowerCase().replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim();
+  const problems: string[] = [];
+  todos.forEach((todo, i) => {
+    const content = flat(todo.content);
+    const line = bullets.find((l) => flat(l).includes(content)) ?? bullets[i];
+    const label = `"${todo.content}"`;
+    if (!line) {
+      problems.push(`"### ${TODO_SECTION}" does not list todo ${label}`);
+      return;
+    }
+    // The todo's own words must not count as its status ("Fix the open bug"), so strip them first.
+    const said = statedStatus(flat(line).replace(content, ' '));
+    if (!said) problems.push(`"### ${TODO_SECTION}" gives no status for todo ${label} (it is ${todo.status.replace('_', ' ')})`);
+    else if (said !== todo.status) {
+      problems.push(`"### ${TODO_SECTION}" says todo ${label} is ${said.replace('_', ' ')}, but it is ${todo.status.replace('_', ' ')}; update write_todos or the summary`);
+    }
+  });
   return problems;
 }
 

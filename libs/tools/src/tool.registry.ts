@@ -37,18 +37,38 @@ export const CORE_TOOLS: readonly AgentTool[] = [
   taskCompleteTool,
 ];
 
+// Tools a description or refusal might name: the core set and the seed's terminal tool.
+const KNOWN_TOOL_NAMES: readonly string[] = [...CORE_TOOLS.map((t) => t.name), 'run_in_terminal'];
+
+/**
+ * A description for the tools actually offered: sentences that name a known tool the registry
+ * lacks are left out, so a restricted profile never points the model at a phantom tool. With every
+ * tool offered the text is unchanged.
+ */
+export function describeFor(description: string, offered: ReadonlySet<string>): string {
+  const missing = KNOWN_TOOL_NAMES.filter((n) => !offered.has(n));
+  if (missing.length === 0) return description;
+  const names = new RegExp(`\\b(${missing.join('|')})\\b`);
+  return description
+    .split(/(?<=[.;])\s+/)
+    .filter((sentence) => !names.test(sentence))
+    .join(' ');
+}
+
 export class ToolRegistry {
   private readonly byName = new Map<string, AgentTool>();
   private readonly specs: readonly ToolSpec[];
+  private readonly names: ReadonlySet<string>;
 
   constructor(readonly tools: readonly AgentTool[] = CORE_TOOLS) {
     for (const tool of tools) {
       if (this.byName.has(tool.name)) throw new Error(`duplicate tool ${tool.name}`);
       this.byName.set(tool.name, tool);
     }
+    this.names = new Set(this.byName.keys());
     // Built once and frozen: the same objects (and bytes) go out on every request.
     this.specs = Object.freeze(
-      tools.map((t) => Object.freeze({ name: t.name, description: t.description, parameters: t.parameters })),
+      tools.map((t) => Object.freeze({ name: t.name, description: describeFor(t.description, this.names), parameters: t.parameters })),
     );
   }
 
@@ -81,7 +101,7 @@ export class ToolRegistry {
       return { text: `Invalid arguments for ${name}: ${issues}`, isError: true };
     }
     try {
-      return await tool.execute(parsed.data, ctx);
+      return await tool.execute(parsed.data, { ...ctx, offered: this.names });
     } catch (e) {
       if (e instanceof ToolError) return { text: e.message, isError: true };
       if (e instanceof WorkspaceError) return { text: `${e.code}: ${e.message}`, isError: true };

@@ -38,6 +38,16 @@ export interface ToolContext {
   state: RunToolState;
   /** Diagnostics from language servers, when a sandbox provides them; null means "none cached". */
   diagnostics?: () => Promise<ProblemReport | null>;
+  /**
+   * The tools offered to the model (set by ToolRegistry.run): a refusal names only these. Absent
+   * means "only this tool" as far as a refusal may assume.
+   */
+  offered?: ReadonlySet<string>;
+}
+
+/** Whether a tool may be named to the model (a refusal must never point at a tool it lacks). */
+export function offers(ctx: Pick<ToolContext, 'offered'>, tool: string): boolean {
+  return ctx.offered?.has(tool) ?? false;
 }
 
 export interface ToolResult {

@@ -6,7 +6,7 @@ import { MAX_MATCH_LINE_CHARS } from '@h/patterns';
 import { countErrors } from './build-check';
 import { longRunningReason } from './command-policy';
 import { distillOutput, stripAnsi } from './distill';
-import { matchesGlob } from './path-glob';
+import { matchesGlob } from '@h/workspace-fs';
 import { validateSummary } from './summary-validator';
 import { createToolKit, type ToolKit } from './testing/tool-test-kit';
 

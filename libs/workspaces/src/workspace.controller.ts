@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@h/http';
 import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
 import { CreateWorkspaceDto, EgressLogDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
@@ -21,6 +21,7 @@ export class WorkspaceController {
   @Post('teams/:teamId/workspaces')
   @Access('team', 'teamId', 'member')
   @ApiCreatedResponse({ type: WorkspaceDto, description: 'Created in status "provisioning"; a worker sets it up' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'QUOTA_EXCEEDED: the team has TEAM_MAX_WORKSPACES workspaces' })
   createWorkspace(
     @CurrentPrincipal() principal: Principal,
     @CurrentAccess() access: AccessGrant,

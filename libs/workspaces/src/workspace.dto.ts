@@ -42,7 +42,8 @@ export class UpdateWorkspaceDto {
   networkEnabled?: boolean;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 255 },
     maxItems: MAX_ALLOWED_HOSTS,
     example: ['registry.example.org', '*.git.example.com'],
     description: 'Host names the sandbox may reach when network access is on: exact names or `*.example.com`; no IP addresses',

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@h/config';
-import { EgressLogRepository, SandboxRepository, WorkspaceRecord, WorkspaceRepository } from '@h/db';
+import { EgressLogRepository, QuotaExceededError, SandboxRepository, WorkspaceRecord, WorkspaceRepository } from '@h/db';
 import { isAllowlistEntry, normalizeHost } from '@h/egress';
 import { AppException } from '@h/http';
-import { AccessGrant, AuditService, Principal, roleAtLeast } from '@h/identity';
+import { AccessGrant, AuditService, Principal, quotaExceeded, roleAtLeast } from '@h/identity';
 import { JobName, JobQueueService } from '@h/jobs';
 import type { CreateWorkspaceDto, EgressLogDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
 
@@ -29,12 +29,14 @@ export class WorkspaceService {
   }
 
   async create(principal: Principal, access: AccessGrant, body: CreateWorkspaceDto, ip: string | null): Promise<WorkspaceDto> {
-    const workspace = await this.workspaces.create({
-      teamId: access.teamId,
-      createdById: principal.userId,
-      name: body.name.trim(),
-      description: body.description?.trim() ?? '',
-    });
+    const workspace = await this.workspaces
+      .create(
+        { teamId: access.teamId, createdById: principal.userId, name: body.name.trim(), description: body.description?.trim() ?? '' },
+        this.config.env.TEAM_MAX_WORKSPACES,
+      )
+      .catch((err: unknown) => {
+        throw err instanceof QuotaExceededError ? quotaExceeded(err) : err;
+      });
     // Setup runs in the worker; the workspace shows "provisioning" until it finishes.
     await this.jobs.enqueue(JobName.WorkspaceSetup, { workspaceId: workspace.id }, { jobId: `setup-${workspace.id}` });
     await this.audit.byPrincipal(principal, {

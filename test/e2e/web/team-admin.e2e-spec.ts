@@ -88,30 +88,42 @@ describe('web team administration', () => {
     await page.getByRole('button', { name: 'Confirm remove' }).click();
     await providerStatus.getByText('Not configured').waitFor();
 
-    // Members: add the second account as a viewer.
-    await page.getByLabel('Email', { exact: true }).fill(viewer.email);
+    // Members: an invitation link for a viewer, shown once; a second one is revoked.
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
-    await page.getByRole('button', { name: 'Add member' }).click();
-    const viewerRow = page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: viewer.email });
-    await viewerRow.waitFor();
-    expect(await viewerRow.getByLabel(`Role of ${viewer.name}`).inputValue()).toBe('viewer');
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    const link = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+    expect(link).toMatch(new RegExp(`^${baseUrl()}/invite/[A-Za-z0-9_-]{43}$`));
+    secrets.remember('invitation link', link.split('/').pop());
+    await page.getByRole('button', { name: 'Done' }).click();
+    const pending = page.getByRole('table', { name: 'Pending invitations' });
+    await pending.getByRole('row').filter({ hasText: 'Viewer' }).waitFor();
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    // A header row and two invitations; the newest (a member's) is revoked.
+    await pending.getByRole('row').nth(2).waitFor();
+    await pending.getByRole('row').nth(1).getByRole('button', { name: 'Revoke' }).click();
+    await pending.getByRole('row').nth(1).getByRole('button', { name: 'Confirm revoke' }).click();
+    await pending.getByRole('row').nth(2).waitFor({ state: 'detached' });
+    expect(await pending.getByRole('row').nth(1).textContent()).toContain('Viewer');
+    await page.getByRole('table', { name: 'Limits' }).getByRole('row').filter({ hasText: 'Workspaces' }).waitFor();
     await screenshot(page, 'team-admin');
+    expect(await page.content()).not.toContain(link);
 
-    // Adding someone without an account shows the api's message next to the form.
-    await page.getByLabel('Email', { exact: true }).fill(`nobody-${uniqueSuffix()}@example.com`);
-    await page.getByRole('button', { name: 'Add member' }).click();
-    await page.locator('.form-error').filter({ hasText: /sign up/i }).waitFor();
-
-    // The viewer sees the team and its members but no control that would write.
+    // The viewer (who has an account) opens the link, joins, and lands in the team.
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL('**/login');
     await logIn(page, viewer.email, viewer.password);
     await page.waitForURL('**/teams');
     await secrets.rememberCookies(browser.context, 'viewer');
-    await page.getByRole('link', { name: teamName }).click();
+    await page.goto(link);
+    await page.getByRole('button', { name: `Join ${teamName}` }).click();
+    await page.waitForURL(`**/teams/${teamId}`);
+    await page.getByRole('heading', { level: 1, name: teamName }).waitFor();
+
+    // The viewer sees the team and its members but no control that would write.
     await page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: owner.email }).waitFor();
     await page.getByTestId('provider-status').waitFor();
-    for (const control of ['Create workspace', 'Add member', 'Create token', 'Save key']) {
+    for (const control of ['Create workspace', 'Create invitation link', 'Create token', 'Save key']) {
       expect(await page.getByRole('button', { name: control }).count()).toBe(0);
     }
     expect(await page.getByRole('heading', { name: 'API tokens' }).count()).toBe(0);

@@ -58,10 +58,18 @@ describe('audit log', () => {
     teamId = team.body.id;
     expected.push({ action: 'team.create', actorUserId: me, teamId, targetType: 'team', targetId: teamId });
 
-    const newcomer = await signedUpClient(stack.url, 'newcomer');
     const t = (p: string) => `/api/v1/teams/${teamId}${p}`;
-    expect((await owner.client.post(t('/members'), { email: newcomer.email, role: 'member' })).status).toBe(201);
-    expected.push({ action: 'member.add', actorUserId: me, teamId, targetType: 'user', targetId: newcomer.userId });
+    const invitation = await owner.client.post(t('/members'), { role: 'member' });
+    expect(invitation.status).toBe(201);
+    expected.push({ action: 'member.invite', actorUserId: me, teamId, targetType: 'invitation', targetId: invitation.body.invitation.id });
+    const newcomer = await signedUpClient(stack.url, 'newcomer');
+    expect((await newcomer.client.post('/api/v1/invitations/accept', { token: invitation.body.token })).status).toBe(200);
+    // The newcomer joined: they are the actor, not whoever made the link.
+    expected.push({ action: 'member.join', actorUserId: newcomer.userId, teamId, targetType: 'user', targetId: newcomer.userId });
+    const unused = await owner.client.post(t('/members'), { role: 'viewer' });
+    expected.push({ action: 'member.invite', actorUserId: me, teamId, targetType: 'invitation', targetId: unused.body.invitation.id });
+    expect((await owner.client.delete(t(`/invitations/${unused.body.invitation.id}`))).status).toBe(204);
+    expected.push({ action: 'invitation.revoke', actorUserId: me, teamId, targetType: 'invitation', targetId: unused.body.invitation.id });
     expect((await owner.client.patch(t(`/members/${newcomer.userId}`), { role: 'viewer' })).status).toBe(200);
     expected.push({ action: 'member.role_change', actorUserId: me, teamId, targetType: 'user', targetId: newcomer.userId });
     expect((await owner.client.delete(t(`/members/${newcomer.userId}`))).status).toBe(204);
@@ -127,7 +135,9 @@ describe('audit log', () => {
     'auth.login',
     'auth.logout',
     'team.create',
-    'member.add',
+    'member.invite',
+    'member.join',
+    'invitation.revoke',
     'member.role_change',
     'member.remove',
     'token.create',
@@ -163,9 +173,11 @@ describe('audit log', () => {
     expect(res.status).toBe(200);
     const actions = res.body.items.map((i: { action: string }) => i.action);
     const teamActions = expected.filter((e) => e.teamId === teamId).map((e) => e.action);
-    // The newest entry is the admin being added; the rest are this file's team actions in reverse.
-    expect(actions).toEqual(['member.add', ...teamActions.reverse()]);
-    expect(res.body.items[0]).toMatchObject({ actorUserId: owner.userId, targetId: admin.userId, ip: expect.stringMatching(LOOPBACK) });
+    // The newest entries are the admin joining and the owner's invitation before it; the rest are
+    // this file's team actions in reverse.
+    expect(actions).toEqual(['member.join', 'member.invite', ...teamActions.reverse()]);
+    expect(res.body.items[0]).toMatchObject({ actorUserId: admin.userId, targetId: admin.userId, ip: expect.stringMatching(LOOPBACK) });
+    expect(res.body.items[1]).toMatchObject({ actorUserId: owner.userId, targetType: 'invitation' });
     expect(res.text).not.toContain('auth.login');
 
     const page1 = await owner.client.get(`/api/v1/teams/${teamId}/audit?limit=3`);

@@ -63,16 +63,27 @@ describe('browser accounts: sign-up, login, logout, CSRF', () => {
       }
     });
 
-    it('should answer 409 EMAIL_TAKEN when the email exists, whatever its letter case', async () => {
+    it('should not tell whether an email has an account: a taken email with another password gets SIGNUP_FAILED, never EMAIL_TAKEN', async () => {
       const { email } = await signedUpClient(stack.url, 'dupe');
       const again = await new HttpClient(stack.url).post('/api/v1/auth/signup', {
         email: email.toUpperCase(),
-        password: TEST_PASSWORD,
+        password: 'another-password-123',
         name: 'Copy',
       });
-      expect(again.status).toBe(409);
-      expect(errorCode(again)).toBe('EMAIL_TAKEN');
+      expect(again.status).toBe(400);
+      expect(errorCode(again)).toBe('SIGNUP_FAILED');
+      expect(again.text).not.toMatch(/taken|exists|in use|registered/i);
       expect(setCookie(again.headers, 'h_session')).toBeUndefined();
+      expect(await sql('SELECT id FROM "User" WHERE email = $1', [email])).toHaveLength(1);
+    });
+
+    it('should sign in, creating nothing, when a taken email comes with its own password', async () => {
+      const { email, userId } = await signedUpClient(stack.url, 'twice');
+      const client = new HttpClient(stack.url);
+      const again = await client.post('/api/v1/auth/signup', { email, password: TEST_PASSWORD, name: 'Twice' });
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual({ user: { id: userId, email, name: 'twice' } });
+      expect((await client.get('/api/v1/me')).body.user.id).toBe(userId);
     });
   });
 
@@ -132,6 +143,7 @@ describe('browser accounts: sign-up, login, logout, CSRF', () => {
         user: { id: userId, email, name: 'me' },
         teams: [{ id: team.body.id, name: 'Me team', slug: expect.any(String), role: 'owner' }],
         via: 'user',
+        instanceAdmin: false,
       });
     });
 
@@ -207,7 +219,7 @@ describe('browser accounts: sign-up, login, logout, CSRF', () => {
   describe('deployment settings', () => {
     it('should mark cookies Secure and refuse sign-up when H is configured so', async () => {
       const { email } = await signedUpClient(stack.url, 'secure');
-      const locked = await startStack({ env: { H_SECURE_COOKIES: 'true', SIGNUP_ENABLED: 'false' } });
+      const locked = await startStack({ env: { H_SECURE_COOKIES: 'true', SIGNUP_POLICY: 'closed' } });
       try {
         const signup = await new HttpClient(locked.url).post('/api/v1/auth/signup', { email: randomEmail('late'), password: TEST_PASSWORD, name: 'Late' });
         expect(signup.status).toBe(403);

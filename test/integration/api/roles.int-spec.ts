@@ -1,7 +1,7 @@
 import { startStack, TestStack } from '../../support/api-harness';
-import { HttpClient, HttpResponse } from '../../support/http-client';
+import { HttpClient, HttpResponse, signedUpClient } from '../../support/http-client';
 import { documentedRoutes, fetchDocument, fillPath, RouteSpec, ROUTES } from './route-table';
-import { addPerson, errorCode, openStream, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture, teamWithRoles } from './team-fixture';
+import { addPerson, bearerClient, createToken, errorCode, openStream, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture, teamWithRoles } from './team-fixture';
 
 const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
@@ -20,6 +20,9 @@ describe('access control on every route', () => {
   afterAll(async () => {
     await stack?.close();
   });
+
+  let ownerToken: Promise<{ secret: string }> | undefined;
+  const adminToken = () => (ownerToken ??= createToken(f.owner, f.teamId, { scopes: ['read', 'write', 'admin'] }));
 
   async function call(key: string, spec: RouteSpec, who: string, actor: Person | null): Promise<HttpResponse> {
     const [method, template] = key.split(' ');
@@ -72,6 +75,16 @@ describe('access control on every route', () => {
       expect(res.status).toBe(401);
       expect(errorCode(res)).toBe('UNAUTHENTICATED');
     });
+
+    if (access.kind === 'user-only' || (access.kind === 'team' && access.userOnly)) {
+      it('should answer 403 TOKEN_NOT_ALLOWED to an admin-scoped token of an owner when the route is for signed-in users', async () => {
+        const req = await spec.prepare(f, f.owner);
+        const [method, template] = key.split(' ');
+        const res = await bearerClient(stack.url, (await adminToken()).secret).request(method, fillPath(template, req.params) + (req.query ?? ''), req.body);
+        seen.push({ key, who: 'admin token', status: res.status, text: res.text.slice(0, 200) });
+        expect({ status: res.status, code: errorCode(res) }).toEqual({ status: 403, code: 'TOKEN_NOT_ALLOWED' });
+      });
+    }
 
     if (access.kind === 'authenticated' || access.kind === 'user-only') {
       it('should succeed for any signed-in user when the route is not about one team', async () => {
@@ -129,13 +142,19 @@ describe('access control on every route', () => {
       expect((await second.client.patch(members(`/${g.owner.userId}`), { role: 'owner' })).status).toBe(200);
     });
 
-    it('should answer 409 ALREADY_MEMBER and 404 USER_NOT_FOUND when adding people', async () => {
+    it('should answer an invitation to an email the same whether it has an account or not, and 409 ALREADY_MEMBER for a member', async () => {
+      const someone = await signedUpClient(stack.url, 'has-account');
+      const answers = [
+        await g.owner.client.post(members(), { email: someone.email, role: 'viewer' }),
+        await g.owner.client.post(members(), { email: 'nobody-here@example.test', role: 'viewer' }),
+      ];
+      expect(answers.map((r) => r.status)).toEqual([201, 201]);
+      // Same shape and keys: nothing in the answer depends on the email having an account.
+      const shape = (r: HttpResponse) => Object.keys(r.body.invitation).sort().join() + '|' + Object.keys(r.body).sort().join();
+      expect(shape(answers[0])).toBe(shape(answers[1]));
       const again = await g.owner.client.post(members(), { email: g.member.email.toUpperCase(), role: 'viewer' });
       expect(again.status).toBe(409);
       expect(errorCode(again)).toBe('ALREADY_MEMBER');
-      const nobody = await g.owner.client.post(members(), { email: 'nobody-here@example.test', role: 'viewer' });
-      expect(nobody.status).toBe(404);
-      expect(errorCode(nobody)).toBe('USER_NOT_FOUND');
     });
 
     it("should answer 404 when an admin targets a person who is not in the admin's team", async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { HttpClient, randomEmail, signedUpClient, TEST_PASSWORD } from '../../support/http-client';
+import { HttpClient, randomEmail, TEST_PASSWORD } from '../../support/http-client';
 import { recordSecrets } from '../security/secret-registry';
-import { addPerson, createToken, createWorkspace, loggedInClient, Person, Role, ROLES_LOW_TO_HIGH, sql, TeamFixture } from './team-fixture';
+import { addPerson, createTeam, createToken, createWorkspace, invite, loggedInClient, Person, Role, ROLES_LOW_TO_HIGH, sql, TeamFixture } from './team-fixture';
 
 // Every route the api serves, with who may call it and how to build a valid request. roles,
 // bad-input and openapi specs compare this table with /api/docs-json in both directions, so a new
@@ -140,15 +140,12 @@ export const ROUTES: Record<string, RouteSpec> = {
     prepare: async (f) => ({ params: team(f) }),
   },
   'POST /api/v1/teams/{teamId}/members': {
-    access: { kind: 'team', minRole: 'admin' },
+    access: { kind: 'team', minRole: 'admin', userOnly: true },
     success: 201,
-    prepare: async (f) => {
-      const newcomer = await signedUpClient(f.url, 'newcomer');
-      return { params: team(f), body: { email: newcomer.email, role: 'viewer' } };
-    },
+    prepare: async (f) => ({ params: team(f), body: { role: 'viewer' } }),
   },
   'PATCH /api/v1/teams/{teamId}/members/{userId}': {
-    access: { kind: 'team', minRole: 'admin' },
+    access: { kind: 'team', minRole: 'admin', userOnly: true },
     success: 200,
     prepare: async (f) => {
       const target = await addPerson(f.url, f.owner, f.teamId, 'viewer', 'promoted');
@@ -156,13 +153,41 @@ export const ROUTES: Record<string, RouteSpec> = {
     },
   },
   'DELETE /api/v1/teams/{teamId}/members/{userId}': {
-    access: { kind: 'team', minRole: 'admin' },
+    access: { kind: 'team', minRole: 'admin', userOnly: true },
     success: 204,
     prepare: async (f) => {
       const target = await addPerson(f.url, f.owner, f.teamId, 'viewer', 'removed');
       return { params: { ...team(f), userId: target.userId } };
     },
   },
+  'GET /api/v1/teams/{teamId}/invitations': {
+    access: { kind: 'team', minRole: 'admin', userOnly: true, why: 'pending invitations say who is being let in: for those who may invite' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f) }),
+  },
+  'DELETE /api/v1/teams/{teamId}/invitations/{id}': {
+    access: { kind: 'team', minRole: 'admin', userOnly: true },
+    success: 204,
+    prepare: async (f) => {
+      const res = await f.owner.client.post(`/api/v1/teams/${f.teamId}/members`, { role: 'member' });
+      return { params: { ...team(f), id: await expectCreated({ ...res, body: res.body?.invitation }, 201, 'create invitation') } };
+    },
+  },
+  'POST /api/v1/invitations/lookup': {
+    access: { kind: 'public' },
+    success: 200,
+    prepare: async (f) => ({ params: {}, body: { token: await invite(f.owner, f.teamId, { role: 'viewer' }) } }),
+  },
+  'POST /api/v1/invitations/accept': {
+    access: { kind: 'user-only' },
+    success: 200,
+    // Into a team the actor is not in (the outsider in the roles spec, the owner in bad-values).
+    prepare: async (f, actor) => {
+      const by = actor === f.viewer ? f.member : f.viewer;
+      return { params: {}, body: { token: await invite(by, await createTeam(by, 'accept target'), { role: 'viewer' }) } };
+    },
+  },
+  'GET /api/v1/teams/{teamId}/quotas': { access: { kind: 'team', minRole: 'viewer' }, success: 200, prepare: async (f) => ({ params: team(f) }) },
   'GET /api/v1/teams/{teamId}/audit': {
     access: { kind: 'team', minRole: 'admin', why: 'the audit log shows who did what: admins only' },
     success: 200,

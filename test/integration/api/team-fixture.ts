@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { HttpClient, HttpResponse, signedUpClient, TEST_PASSWORD } from '../../support/http-client';
+import { HttpClient, HttpResponse, randomEmail, signedUpClient, TEST_PASSWORD } from '../../support/http-client';
 import { TEST_DATABASE_URL } from '../../support/test-env';
 import { recordSecrets } from '../security/secret-registry';
 
@@ -42,12 +42,23 @@ export async function createWorkspace(person: Person, teamId: string, name: stri
   return res.body.id;
 }
 
-/** Signs up a new person and adds them to the team with `role` (the owner adds them). */
+/** An invitation link's token, made by `by` (an admin or owner of the team). */
+export async function invite(by: Person, teamId: string, body: { role: Role; email?: string; maxUses?: number; expiresInDays?: number }): Promise<string> {
+  const res = await by.client.post(`/api/v1/teams/${teamId}/members`, body);
+  expectStatus(res, 201, `invite a ${body.role}`);
+  recordSecrets(res.body.token);
+  return res.body.token;
+}
+
+/** Signs up a new person with an invitation from the owner, so they join the team with `role`. */
 export async function addPerson(url: string, owner: Person, teamId: string, role: Role, tag: string): Promise<Person> {
-  const person = await signedUpClient(url, tag);
-  const res = await owner.client.post(`/api/v1/teams/${teamId}/members`, { email: person.email, role });
-  expectStatus(res, 201, `add ${role}`);
-  return person;
+  const token = await invite(owner, teamId, { role });
+  const client = new HttpClient(url);
+  const email = randomEmail(tag);
+  const res = await client.post('/api/v1/auth/signup', { email, password: TEST_PASSWORD, name: tag, invitationToken: token });
+  expectStatus(res, 201, `sign up a ${role}`);
+  if (res.body.joined?.teamId !== teamId) throw new Error(`the ${role} did not join the team: ${res.text}`);
+  return { client, email, userId: res.body.user.id };
 }
 
 export async function teamWithRoles(url: string, tag = 'roles'): Promise<TeamFixture> {

@@ -59,15 +59,16 @@ describe('api restart while a Socket.IO client watches a run', () => {
     client.on('event', (e: { seq: number }) => received.push(e.seq));
     await waitFor('the socket to subscribe', async () => subscribedFrom.length === 1);
 
-    const posted = await world.client.post(`/api/v1/sessions/${sessionId}/messages`, { content: 'Run 1: write note 1 and log it.' });
+    const first = 'Run 1: write note 1 and log it.';
+    const posted = await world.client.post(`/api/v1/sessions/${sessionId}/messages`, { content: first });
     expect(posted.status).toBe(202);
-    await waitForStreamingTurn(model, sessionId, 1);
+    await waitForStreamingTurn(model, first, 1);
     const beforeRestart = received.length;
     expect(beforeRestart).toBeGreaterThan(0);
 
     await api.close();
     // The worker keeps going while the api is down: the second answer and its tool land in the log.
-    await waitForStreamingTurn(model, sessionId, 2);
+    await waitForStreamingTurn(model, first, 2);
     api = await startApiOnPort(stack.config, port);
 
     const run = await waitForRunStatus(world.client, posted.body.id, ['completed', 'failed', 'cancelled']);

@@ -105,13 +105,22 @@ export async function startCrashWorld(name: string, turns: ScenarioTurn[], env: 
   return crash;
 }
 
-/** The scripted server is streaming turn `turn` (0-based) of this session's conversation right now. */
-export function streamingTurn(model: ScriptedModelServer, sessionId: string, turn: number): boolean {
-  return model.requests.some((r) => r.conversation === `header:${sessionId}` && r.turn === turn && r.status === 200 && r.outcome === 'pending');
+/**
+ * The scripted server is streaming turn `turn` (0-based) of the conversation that began with
+ * `firstMessage` right now. H's worker names no conversation to the provider (no test-only
+ * headers), so a session's requests are found by its first message.
+ */
+export function streamingTurn(model: ScriptedModelServer, firstMessage: string, turn: number): boolean {
+  return model.requests.some((r) => r.firstUserMessage === firstMessage && r.turn === turn && r.status === 200 && r.outcome === 'pending');
 }
 
-export async function waitForStreamingTurn(model: ScriptedModelServer, sessionId: string, turn: number, timeoutMs = 60_000): Promise<void> {
-  await waitFor(`the model to stream turn ${turn + 1} of session ${sessionId}`, async () => streamingTurn(model, sessionId, turn), timeoutMs);
+/** The requests of the conversation that began with `firstMessage` (the session's first message). */
+export function sessionRequests(model: ScriptedModelServer, firstMessage: string): ScriptedModelServer['requests'] {
+  return model.requests.filter((r) => r.firstUserMessage === firstMessage);
+}
+
+export async function waitForStreamingTurn(model: ScriptedModelServer, firstMessage: string, turn: number, timeoutMs = 60_000): Promise<void> {
+  await waitFor(`the model to stream turn ${turn + 1} of "${firstMessage}"`, async () => streamingTurn(model, firstMessage, turn), timeoutMs);
 }
 
 /**

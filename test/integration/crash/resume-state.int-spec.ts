@@ -66,7 +66,7 @@ describe('a run resumed on a fresh worker after it had used tools', () => {
     const session = await world.client.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: 'skip' });
     const sessionId: string = session.body.id;
     const posted = await world.client.post(`/api/v1/sessions/${sessionId}/messages`, { content: 'Run 1: write the note.' });
-    await waitForStreamingTurn(model, sessionId, 1);
+    await waitForStreamingTurn(model, 'Run 1: write the note.', 1);
     await crash.worker.kill();
     crash.worker = await startWorkerProcess(stack.config);
 

@@ -6,7 +6,7 @@ import type { ScenarioTurn } from '@h/scripted-model';
 import { waitFor } from '../../support/api-harness';
 import { allEvents, waitForRunStatus } from '../../support/run-fixtures';
 import { startWorkerProcess } from '../../support/worker-process';
-import { CrashWorld, logProblems, runTurns, startCrashWorld, usageFromEvents, waitForStreamingTurn, workspaceFiles } from './crash-kit';
+import { CrashWorld, logProblems, runTurns, sessionRequests, startCrashWorld, usageFromEvents, waitForStreamingTurn, workspaceFiles } from './crash-kit';
 
 // Acceptance of "runs as jobs": five runs in a row, each surviving a SIGKILL of the worker in the
 // middle of it, with a complete event log. The worker is the BUILT app in a child process (what
@@ -48,7 +48,8 @@ describe('worker killed with SIGKILL in the middle of a run', () => {
       await crash.worker.kill();
       crash.worker = await startWorkerProcess(stack.config);
     };
-    const streaming = (turn: number) => () => waitForStreamingTurn(model, sessionId, turn);
+    // The session's first message names its conversation at the scripted server.
+    const streaming = (turn: number) => () => waitForStreamingTurn(model, 'Run 1: write note 1 and log it.', turn);
     const toolRunning = (command: string) => () =>
       waitFor(`"${command}" to start`, async () => {
         const events = await allEvents(world.client, sessionId);
@@ -92,7 +93,7 @@ describe('worker killed with SIGKILL in the middle of a run', () => {
     expect(interrupted).toMatchObject({ runId: runIds[2], data: { isError: true } });
 
     // Usage: every answered request counted once, none lost with a killed worker, none twice.
-    const answered = model.requests.filter((r) => r.conversation === `header:${sessionId}` && r.outcome === 'completed');
+    const answered = sessionRequests(model, 'Run 1: write note 1 and log it.').filter((r) => r.outcome === 'completed');
     expect(answered).toHaveLength(turns.length);
     const totals = { requests: 0, promptTokens: 0 };
     for (const runId of runIds) {
@@ -129,7 +130,8 @@ describe('worker killed with SIGKILL in the middle of a run', () => {
     const sessionId: string = session.body.id;
     const posted = await world.client.post(`/api/v1/sessions/${sessionId}/messages`, { content: 'Run 1: write note 1 and log it.' });
     expect((await waitForRunStatus(world.client, posted.body.id, ['completed', 'failed', 'cancelled'])).status).toBe('completed');
-    const requests = () => model.requests.filter((r) => r.conversation === `header:${sessionId}`).length;
+    // The first test's session began with the same message; only requests after `before` count.
+    const requests = () => sessionRequests(model, 'Run 1: write note 1 and log it.').length;
     const before = requests();
 
     await stack.api.get(PrismaService).run.update({ where: { id: posted.body.id }, data: { status: 'running', finishedAt: null } });

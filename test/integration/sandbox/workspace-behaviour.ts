@@ -79,6 +79,9 @@ export function describeWorkspaceBehaviour(name: string, get: () => Workspace): 
       expect((await ws.findFiles('*.ts', { path: 'find' })).sort()).toEqual(['find/app.service.ts', 'find/lib/util.ts']);
       expect(await ws.findFiles('SERVICE', { path: 'find' })).toEqual(['find/app.service.ts']);
       expect(await ws.findFiles('find/lib/*.ts')).toEqual(['find/lib/util.ts']);
+      // search_files is case-insensitive (seed) for globs too, whichever driver runs it.
+      expect((await ws.findFiles('*.TS', { path: 'find' })).sort()).toEqual(['find/app.service.ts', 'find/lib/util.ts']);
+      expect(await ws.findFiles('Find/LIB/*.ts')).toEqual(['find/lib/util.ts']);
     });
 
     it('should grep with line and column, case folding, literal patterns, globs and a result cap', async () => {
@@ -87,6 +90,16 @@ export function describeWorkspaceBehaviour(name: string, get: () => Workspace): 
       await ws.writeFile('grep/b.md', 'hello (world)\n');
       const r = await ws.grep('Hello', { path: 'grep' });
       expect(r.matches).toEqual([{ path: 'grep/a.ts', line: 2, column: 10, text: 'function Hello() {}' }]);
+      // Ignore files decide nothing on any driver (ripgrep honours .ignore always, and .gitignore
+      // inside a git repository, unless told not to).
+      await ws.writeFile('grep/.ignore', 'ignored.txt\n');
+      await ws.writeFile('grep/ignored.txt', 'Hello from an ignored file\n');
+      expect((await ws.grep('Hello from', { path: 'grep' })).matches.map((m) => m.path)).toEqual(['grep/ignored.txt']);
+      await ws.remove('grep/ignored.txt');
+      await ws.remove('grep/.ignore');
+      // A grep glob is case-sensitive on every driver (ripgrep's -g, grep's --include, LocalWorkspace).
+      expect((await ws.grep('Hello', { path: 'grep', glob: '*.TS' })).matches).toEqual([]);
+      expect((await ws.grep('Hello', { path: 'grep', glob: '*.ts' })).matches).toHaveLength(1);
       const folded = await ws.grep('hello', { path: 'grep', ignoreCase: true });
       expect(folded.matches.map((m) => m.path).sort()).toEqual(['grep/a.ts', 'grep/b.md']);
       expect((await ws.grep('(world)', { path: 'grep', fixedString: true })).matches).toHaveLength(1);

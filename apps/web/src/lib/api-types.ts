@@ -14,6 +14,14 @@ export interface User {
 export interface MeResponse {
   user: User;
   teams: { id: string; name: string; slug: string; role: TeamRole }[];
+  /** The first account of this H: the one quota messages tell people to ask. */
+  instanceAdmin?: boolean;
+}
+
+export interface AuthResponse {
+  user: User;
+  /** The team an invitation given with the sign-up joined. */
+  joined?: { teamId: string; role: TeamRole };
 }
 
 export interface Team {
@@ -72,4 +80,44 @@ export interface ProviderStatus {
 
 export interface ListResponse<T> {
   items: T[];
+}
+
+export interface Invitation {
+  id: string;
+  role: TeamRole;
+  /** Only an account with this email may accept it. */
+  email: string | null;
+  maxUses: number;
+  uses: number;
+  expiresAt: string;
+  createdAt: string;
+  createdByName: string;
+}
+
+export interface CreatedInvitation {
+  invitation: Invitation;
+  /** The secret part of /invite/<token>; shown once. */
+  token: string;
+  url: string;
+}
+
+export interface InvitationPreview {
+  teamName: string;
+  role: TeamRole;
+  email: string | null;
+  invitedBy: string;
+  expiresAt: string;
+}
+
+export interface Quota {
+  used: number;
+  limit: number;
+  /** The instance setting that sets the limit. */
+  setting: string;
+}
+
+export interface TeamQuotas {
+  workspaces: Quota;
+  runningSandboxes: Quota;
+  activeRuns: Quota;
 }

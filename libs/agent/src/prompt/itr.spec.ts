@@ -1,4 +1,6 @@
+import { CORE_TOOLS, ToolRegistry } from '@h/tools';
 import { buildGuidance, buildSystemPrompt, ItrSelector, selectChunks } from './itr';
+import { PROMPT_CHUNKS } from './prompt-chunks';
 
 describe(ItrSelector.name, () => {
   it('should always include the core chunks and nothing else for an unrelated request', () => {
@@ -30,10 +32,41 @@ describe(ItrSelector.name, () => {
     expect(itr.selected()).toEqual(['core_rules', 'lang_general']);
   });
 
-  it('should build a byte-identical system prompt for the same chunks', () => {
-    const a = buildSystemPrompt(['core_rules', 'lang_general'], '/workspace');
-    expect(buildSystemPrompt(['core_rules', 'lang_general'], '/workspace')).toBe(a);
-    expect(a).toContain('write_summary and task_complete, both in one response');
-    expect(a.length / 4).toBeLessThan(800);
+  it('should keep the full prompt small and name the finishing tools', () => {
+    const prompt = buildSystemPrompt(['core_rules', 'lang_general'], '/workspace');
+    expect(prompt).toContain('write_summary and task_complete, both in one response');
+    expect(prompt.length / 4).toBeLessThan(800);
+  });
+});
+
+describe('prompt and tool definitions name only offered tools', () => {
+  const KNOWN = [...CORE_TOOLS.map((t) => t.name), 'run_in_terminal'];
+  const PROFILES: Record<string, string[]> = {
+    core: CORE_TOOLS.map((t) => t.name),
+    'read-only': ['read_file', 'list_files', 'search_files', 'grep'],
+    'no read_problems': CORE_TOOLS.map((t) => t.name).filter((n) => n !== 'read_problems'),
+    'no run_command': CORE_TOOLS.map((t) => t.name).filter((n) => n !== 'run_command' && n !== 'read_command_output'),
+  };
+
+  it.each(Object.entries(PROFILES))('should mention no missing tool for the %s profile', (_profile, names) => {
+    const registry = new ToolRegistry().only(names);
+    const offered = new Set(registry.definitions().map((d) => d.name));
+    const everyChunk = PROMPT_CHUNKS.map((c) => c.id);
+    const text = [
+      buildSystemPrompt(everyChunk, '/workspace', offered),
+      buildGuidance(everyChunk, offered),
+      ...registry.definitions().map((d) => d.description),
+    ].join('\n');
+    const phantoms = KNOWN.filter((n) => !offered.has(n) && new RegExp(`\\b${n}\\b`).test(text));
+    expect(phantoms).toEqual([]);
+    // What is offered is still explained.
+    for (const n of ['read_file', 'run_command', 'write_summary', 'task_complete']) if (offered.has(n)) expect(text).toContain(`${n} `);
+  });
+
+  it('should never name the terminal tool while it is not offered', () => {
+    const server = buildGuidance(['server_startup']);
+    expect(server).not.toContain('run_in_terminal');
+    expect(server).toContain('tell the user the command');
+    expect(buildGuidance(['server_startup'], new Set([...PROFILES.core, 'run_in_terminal']))).toContain('(run_in_terminal)');
   });
 });

@@ -8,7 +8,8 @@
 // with the chunks selected for the session's first request, and chunks that trigger later are
 // appended after the cached prefix, to the newest message (see Conversation.appendGuidance).
 import type { ChatMessage } from '@h/llm';
-import { CHUNKS_BY_ID, MIN_TRIGGER_SCORE, PROMPT_CHUNKS, type PromptChunk } from './prompt-chunks';
+import { CORE_TOOLS } from '@h/tools';
+import { CHUNKS_BY_ID, MIN_TRIGGER_SCORE, PROMPT_CHUNKS, type OfferedTools, type PromptChunk } from './prompt-chunks';
 
 interface Trigger {
   chunk: string;
@@ -69,18 +70,30 @@ export function selectChunks(blob: string, chunks: readonly PromptChunk[] = PROM
   return selector.selected();
 }
 
-export function renderChunks(ids: readonly string[]): string {
-  return ids.map((id) => CHUNKS_BY_ID.get(id)?.text ?? '').filter(Boolean).join('\n\n');
+/** Every core tool: what a session offers unless its registry is restricted. */
+export const ALL_CORE_TOOLS: OfferedTools = new Set(CORE_TOOLS.map((t) => t.name));
+
+export function renderChunks(ids: readonly string[], offered: OfferedTools = ALL_CORE_TOOLS): string {
+  return ids
+    .map((id) => {
+      const text = CHUNKS_BY_ID.get(id)?.text ?? '';
+      return typeof text === 'string' ? text : text(offered);
+    })
+    .filter(Boolean)
+    .join('\n\n');
 }
 
-/** The system prompt: a pure function of the chunk ids and the root, so it is byte-identical per session. */
-export function buildSystemPrompt(chunkIds: readonly string[], workspaceRoot: string): string {
-  return `${renderChunks(chunkIds)}\n\nWorkspace root: ${workspaceRoot}`;
+/**
+ * The system prompt: a pure function of the chunk ids, the root and the offered tools (all fixed
+ * per session), so it is byte-identical on every request of a session.
+ */
+export function buildSystemPrompt(chunkIds: readonly string[], workspaceRoot: string, offered: OfferedTools = ALL_CORE_TOOLS): string {
+  return `${renderChunks(chunkIds, offered)}\n\nWorkspace root: ${workspaceRoot}`;
 }
 
 export const GUIDANCE_MARKER = '[H guidance, now relevant]';
 
 /** Late guidance for chunks selected after the system prompt was fixed. */
-export function buildGuidance(chunkIds: readonly string[]): string {
-  return `${GUIDANCE_MARKER}\n${renderChunks(chunkIds)}`;
+export function buildGuidance(chunkIds: readonly string[], offered: OfferedTools = ALL_CORE_TOOLS): string {
+  return `${GUIDANCE_MARKER}\n${renderChunks(chunkIds, offered)}`;
 }

@@ -14,6 +14,8 @@ export interface AgentSessionRecord {
   model: string;
   thinking: boolean;
   permissionMode: PermissionModeName;
+  /** Model requests per run; null: the instance default (AGENT_MAX_STEPS). */
+  maxSteps: number | null;
   lastSeq: number;
   state: Record<string, unknown>;
   usage: UsageTotals;
@@ -30,6 +32,7 @@ const sessionSelect = {
   model: true,
   thinking: true,
   permissionMode: true,
+  maxSteps: true,
   lastSeq: true,
   state: true,
   ...usageSelect,
@@ -49,7 +52,8 @@ export class AgentSessionRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async create(
-    input: Pick<AgentSessionRecord, 'teamId' | 'workspaceId' | 'createdById' | 'title' | 'model' | 'thinking' | 'permissionMode'>,
+    input: Pick<AgentSessionRecord, 'teamId' | 'workspaceId' | 'createdById' | 'title' | 'model' | 'thinking' | 'permissionMode'> &
+      Partial<Pick<AgentSessionRecord, 'maxSteps'>>,
   ): Promise<AgentSessionRecord> {
     return toRecord(await this.prisma.agentSession.create({ data: input, select: sessionSelect }));
   }
@@ -75,8 +79,13 @@ export class AgentSessionRepository {
 
   async update(
     id: string,
-    data: Partial<Pick<AgentSessionRecord, 'title' | 'model' | 'thinking' | 'permissionMode'>>,
+    data: Partial<Pick<AgentSessionRecord, 'title' | 'model' | 'thinking' | 'permissionMode' | 'maxSteps'>>,
   ): Promise<AgentSessionRecord> {
     return toRecord(await this.prisma.agentSession.update({ where: { id }, data, select: sessionSelect }));
+  }
+
+  /** Merges derived state (top-level keys replaced), in one statement. The worker's batches merge theirs in EventRepository.append. */
+  async mergeState(id: string, patch: Record<string, unknown>): Promise<void> {
+    await this.prisma.$executeRaw`UPDATE "AgentSession" SET "state" = "state" || ${JSON.stringify(patch)}::jsonb WHERE "id" = ${id}::uuid`;
   }
 }

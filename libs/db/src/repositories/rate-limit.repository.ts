@@ -6,6 +6,23 @@ export interface RateLimitState {
   retryAfterSeconds: number;
 }
 
+// Count and expiry in one script: with INCR and EXPIRE sent apart, a process that died (or a Redis
+// call that failed) between them left a counter without expiry, locking the bucket out for good.
+const HIT = `
+local n = redis.call('INCR', KEYS[1])
+local ttl = redis.call('TTL', KEYS[1])
+if ttl < 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {n, ttl}`;
+
+// Gives one count back and never leaves a zero or negative counter behind, in one step.
+const RELEASE = `
+local n = redis.call('DECR', KEYS[1])
+if n <= 0 then redis.call('DEL', KEYS[1]) end
+return n`;
+
 // Fixed-window counters in Redis, so every api replica sees the same attempts.
 @Injectable()
 export class RateLimitRepository {
@@ -13,13 +30,8 @@ export class RateLimitRepository {
 
   async hit(bucket: string, windowSeconds: number): Promise<RateLimitState> {
     const key = this.redis.key('ratelimit', bucket);
-    const [[, count], [, ttl]] = (await this.redis.client
-      .multi()
-      .incr(key)
-      .ttl(key)
-      .exec()) as [[null, number], [null, number]];
-    if (ttl < 0) await this.redis.client.expire(key, windowSeconds);
-    return { count, retryAfterSeconds: ttl < 0 ? windowSeconds : ttl };
+    const [count, ttl] = (await this.redis.client.eval(HIT, 1, key, String(windowSeconds))) as [number, number];
+    return { count, retryAfterSeconds: ttl };
   }
 
   async peek(bucket: string): Promise<RateLimitState> {
@@ -30,8 +42,7 @@ export class RateLimitRepository {
 
   /** Gives back one counted attempt (one that turned out fine), never going below zero. */
   async release(bucket: string): Promise<void> {
-    const key = this.redis.key('ratelimit', bucket);
-    if ((await this.redis.client.decr(key)) < 0) await this.redis.client.del(key);
+    await this.redis.client.eval(RELEASE, 1, this.redis.key('ratelimit', bucket));
   }
 
   async reset(bucket: string): Promise<void> {

@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
+import { QuotaExceededError } from '../quota';
 import { splitUsage, UsageTotals, usageSelect, ZERO_USAGE } from '../usage';
 import { EventEnvelope, EventRepository } from './event.repository';
 
 export type RunStatusName = `${RunStatus}`;
 export const ACTIVE_RUN_STATUSES: RunStatusName[] = ['queued', 'running', 'waiting_permission'];
+/**
+ * What TEAM_MAX_ACTIVE_RUNS counts: runs waiting for a worker or working. A run waiting for a
+ * person's approval holds no worker and may wait for days, so it does not block the team's others.
+ */
+export const QUOTA_RUN_STATUSES: RunStatus[] = ['queued', 'running'];
 export const FINISHED_RUN_STATUSES: RunStatusName[] = ['completed', 'failed', 'cancelled'];
 
 export interface RunRecord {
@@ -66,6 +72,8 @@ export class RunRepository {
    * Creates a queued run and appends its `message.user` event in one transaction. A repeated
    * `clientMessageId` returns the first run instead (idempotent retries from flaky clients).
    * `title` names a session that has no title yet, in the same transaction (no commit of its own).
+   * A team with `maxActive` runs queued or running gets a QuotaExceededError; the count is taken
+   * under a per-team lock, so parallel posts cannot overshoot it.
    */
   async createWithMessage(input: {
     sessionId: string;
@@ -74,35 +82,42 @@ export class RunRepository {
     content: string;
     clientMessageId?: string;
     title?: string;
+    maxActive: number;
   }): Promise<{ run: RunRecord; created: boolean; events: EventEnvelope[] }> {
     if (input.clientMessageId) {
       const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
       if (existing) return { run: existing, created: false, events: [] };
     }
-    // One statement (one round trip, one commit): a burst of 50 messages used to hold a pooled
-    // connection each for an interactive transaction of five round trips (bench/runs). A raced
-    // clientMessageId inserts nothing (ON CONFLICT), so nothing else is written either.
+    // The quota count needs the lock first (a statement sees only what committed before it
+    // began); the rest is one statement: the run, its message event and the session's first title
+    // (a burst of 50 messages used to spend five round trips and a second commit per message here,
+    // bench/runs). A raced clientMessageId inserts nothing (ON CONFLICT), so nothing else is written.
     const id = randomUUID();
     const ts = new Date();
     const at = ts.toISOString();
     const data = { content: input.content, userId: input.userId };
-    const rows = await this.prisma.$queryRaw<Array<{ seq: number }>>`
-      WITH run AS (
-        INSERT INTO "Run" ("id", "sessionId", "teamId", "userId", "clientMessageId", "queuedAt", "createdAt", "updatedAt")
-        VALUES (${id}::uuid, ${input.sessionId}::uuid, ${input.teamId}::uuid, ${input.userId}::uuid, ${input.clientMessageId ?? null}::text,
-          ${at}::timestamp(3), ${at}::timestamp(3), ${at}::timestamp(3))
-        ON CONFLICT ("sessionId", "clientMessageId") DO NOTHING
-        RETURNING "id"
-      ), bumped AS (
-        UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = ${at}::timestamp(3),
-          "title" = CASE WHEN "title" = '' AND ${input.title ?? null}::text IS NOT NULL THEN ${input.title ?? null}::text ELSE "title" END
-        WHERE "id" = ${input.sessionId}::uuid AND EXISTS (SELECT 1 FROM run)
-        RETURNING "lastSeq"
-      )
-      INSERT INTO "Event" ("sessionId", "seq", "runId", "type", "data", "ts")
-      SELECT ${input.sessionId}::uuid, b."lastSeq", ${id}::uuid, 'message.user', ${JSON.stringify(data)}::jsonb, ${at}::timestamp(3)
-      FROM bumped b
-      RETURNING "seq"`;
+    const rows = await this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-run-quota:' + input.teamId}))`;
+      const used = await tx.run.count({ where: { teamId: input.teamId, status: { in: QUOTA_RUN_STATUSES } } });
+      if (used >= input.maxActive) throw new QuotaExceededError('activeRuns', used, input.maxActive);
+      return tx.$queryRaw<Array<{ seq: number }>>`
+        WITH run AS (
+          INSERT INTO "Run" ("id", "sessionId", "teamId", "userId", "clientMessageId", "queuedAt", "createdAt", "updatedAt")
+          VALUES (${id}::uuid, ${input.sessionId}::uuid, ${input.teamId}::uuid, ${input.userId}::uuid, ${input.clientMessageId ?? null}::text,
+            ${at}::timestamp(3), ${at}::timestamp(3), ${at}::timestamp(3))
+          ON CONFLICT ("sessionId", "clientMessageId") DO NOTHING
+          RETURNING "id"
+        ), bumped AS (
+          UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = ${at}::timestamp(3),
+            "title" = CASE WHEN "title" = '' AND ${input.title ?? null}::text IS NOT NULL THEN ${input.title ?? null}::text ELSE "title" END
+          WHERE "id" = ${input.sessionId}::uuid AND EXISTS (SELECT 1 FROM run)
+          RETURNING "lastSeq"
+        )
+        INSERT INTO "Event" ("sessionId", "seq", "runId", "type", "data", "ts")
+        SELECT ${input.sessionId}::uuid, b."lastSeq", ${id}::uuid, 'message.user', ${JSON.stringify(data)}::jsonb, ${at}::timestamp(3)
+        FROM bumped b
+        RETURNING "seq"`;
+    });
     if (!rows.length) {
       // Two requests with the same clientMessageId raced; the loser answers with the winner's run.
       const existing = input.clientMessageId ? await this.findByClientMessageId(input.sessionId, input.clientMessageId) : null;
@@ -163,6 +178,10 @@ export class RunRepository {
       select: { id: true, sessionId: true, status: true },
     });
     return new Map(rows.map((r) => [r.sessionId, { id: r.id, status: r.status }]));
+  }
+
+  countForQuota(teamId: string): Promise<number> {
+    return this.prisma.run.count({ where: { teamId, status: { in: QUOTA_RUN_STATUSES } } });
   }
 
   /** 1-based position among the team's queued runs (what a user waits behind), or null. */

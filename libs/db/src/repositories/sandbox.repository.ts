@@ -49,6 +49,13 @@ export class SandboxRepository {
     await this.prisma.sandbox.updateMany({ where: { workspaceId }, data: { status } });
   }
 
+  /** Sandboxes of the team's workspaces marked running (optionally not counting one workspace's). */
+  countRunning(teamId: string, exceptWorkspaceId?: string): Promise<number> {
+    return this.prisma.sandbox.count({
+      where: { status: 'running', workspace: { teamId }, ...(exceptWorkspaceId ? { workspaceId: { not: exceptWorkspaceId } } : {}) },
+    });
+  }
+
   /** Every record, for reconciling containers against what the database knows. */
   async listRecords(): Promise<Record<string, unknown>[]> {
     const rows = await this.prisma.sandbox.findMany({ where: { status: { not: 'removed' } }, select: { record: true } });

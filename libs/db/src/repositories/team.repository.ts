@@ -72,6 +72,10 @@ export class TeamRepository {
     return m?.role ?? null;
   }
 
+  async hasMemberWithEmail(teamId: string, email: string): Promise<boolean> {
+    return (await this.prisma.membership.count({ where: { teamId, user: { email } } })) > 0;
+  }
+
   async listMembers(teamId: string): Promise<MemberRecord[]> {
     const rows = await this.prisma.membership.findMany({
       where: { teamId },
@@ -81,25 +85,38 @@ export class TeamRepository {
     return rows.map(toMember);
   }
 
-  async addMember(teamId: string, userId: string, role: TeamRoleName): Promise<MemberRecord> {
-    const m = await this.prisma.membership.create({ data: { teamId, userId, role }, select: memberSelect });
-    return toMember(m);
-  }
-
-  async updateMemberRole(teamId: string, userId: string, role: TeamRoleName): Promise<MemberRecord> {
-    const m = await this.prisma.membership.update({
-      where: { teamId_userId: { teamId, userId } },
-      data: { role },
-      select: memberSelect,
+  /**
+   * Changes a member's role or removes them, keeping at least one owner. The team's owner rows and
+   * the target's row are locked first, so two owners demoting or removing each other in parallel
+   * serialize and the second sees the first's change: a team never ends with no owner.
+   * `authorize` sees the target's current role under the lock and throws to refuse. A removed
+   * member's API tokens for the team are revoked in the same transaction.
+   */
+  changeMember(
+    teamId: string,
+    userId: string,
+    change: { role: TeamRoleName } | { remove: true },
+    authorize: (currentRole: TeamRoleName) => void,
+  ): Promise<{ from: TeamRoleName; member: MemberRecord | null } | { refused: 'not_found' | 'last_owner' }> {
+    return this.prisma.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ userId: string; role: TeamRoleName }[]>`
+        SELECT "userId", role::text AS role FROM "Membership"
+        WHERE "teamId" = ${teamId}::uuid AND (role = 'owner' OR "userId" = ${userId}::uuid)
+        ORDER BY "userId" FOR UPDATE`;
+      const target = rows.find((r) => r.userId === userId);
+      if (!target) return { refused: 'not_found' as const };
+      authorize(target.role);
+      const staysOwner = 'role' in change && change.role === 'owner';
+      const owners = rows.filter((r) => r.role === 'owner').length;
+      if (target.role === 'owner' && !staysOwner && owners <= 1) return { refused: 'last_owner' as const };
+      const where = { teamId_userId: { teamId, userId } };
+      if ('remove' in change) {
+        await tx.membership.delete({ where, select: { id: true } });
+        await tx.apiToken.updateMany({ where: { teamId, createdById: userId, revokedAt: null }, data: { revokedAt: new Date() } });
+        return { from: target.role, member: null };
+      }
+      const m = await tx.membership.update({ where, data: { role: change.role }, select: memberSelect });
+      return { from: target.role, member: toMember(m) };
     });
-    return toMember(m);
-  }
-
-  async removeMember(teamId: string, userId: string): Promise<void> {
-    await this.prisma.membership.delete({ where: { teamId_userId: { teamId, userId } } });
-  }
-
-  countOwners(teamId: string): Promise<number> {
-    return this.prisma.membership.count({ where: { teamId, role: 'owner' } });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
 import { WorkspaceStatus } from '../generated/client';
+import { QuotaExceededError } from '../quota';
 
 export type WorkspaceStatusName = `${WorkspaceStatus}`;
 
@@ -39,8 +40,21 @@ const workspaceSelect = {
 export class WorkspaceRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  create(input: { teamId: string; createdById: string; name: string; description?: string }): Promise<WorkspaceRecord> {
-    return this.prisma.workspace.create({ data: input, select: workspaceSelect });
+  /**
+   * Creates the workspace unless the team already has `limit`; the team row is locked while
+   * counting, so parallel creates cannot overshoot the quota.
+   */
+  create(input: { teamId: string; createdById: string; name: string; description?: string }, limit: number): Promise<WorkspaceRecord> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "Team" WHERE id = ${input.teamId}::uuid FOR UPDATE`;
+      const used = await tx.workspace.count({ where: { teamId: input.teamId } });
+      if (used >= limit) throw new QuotaExceededError('workspaces', used, limit);
+      return tx.workspace.create({ data: input, select: workspaceSelect });
+    });
+  }
+
+  countByTeam(teamId: string): Promise<number> {
+    return this.prisma.workspace.count({ where: { teamId } });
   }
 
   listByTeam(teamId: string): Promise<WorkspaceRecord[]> {

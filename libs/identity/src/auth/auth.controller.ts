@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiNoContentResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
@@ -35,12 +36,18 @@ export class AuthController {
 
   @Public()
   @Post('auth/signup')
-  @ApiCreatedResponse({ type: AuthResponseDto, description: 'Signed up and signed in (cookies set)' })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'EMAIL_TAKEN' })
+  @ApiCreatedResponse({
+    type: AuthResponseDto,
+    description: 'Signed up and signed in (cookies set). An email that has an account with this password signs in instead',
+  })
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'SIGNUP_INVITE_ONLY, SIGNUP_DISABLED, INVITATION_EMAIL_MISMATCH' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'INVITATION_INVALID' })
+  @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'RATE_LIMITED (sign-ups per address), with Retry-After' })
   async signup(@Body() body: SignupDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AuthResponseDto> {
     const session = await this.auth.signup(body, metaOf(req));
     setAuthCookies(res, this.config, session);
-    return { user: { id: session.user.id, email: session.user.email, name: session.user.name } };
+    const user = { id: session.user.id, email: session.user.email, name: session.user.name };
+    return session.joined ? { user, joined: { teamId: session.joined.teamId, role: session.joined.role } } : { user };
   }
 
   @Public()

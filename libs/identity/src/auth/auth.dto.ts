@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 export class SignupDto {
   @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
@@ -19,6 +19,12 @@ export class SignupDto {
   @MaxLength(100)
   @Matches(/\S/, { message: 'name must not be blank' })
   name: string;
+
+  @ApiPropertyOptional({ description: 'Token of an invitation link: signs up under the invite policy and joins its team', pattern: '^[A-Za-z0-9_-]{20,100}$' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{20,100}$/, { message: 'invitationToken must be the token of an invitation link' })
+  invitationToken?: string;
 }
 
 export class LoginDto {
@@ -40,8 +46,15 @@ export class UserDto {
   @ApiProperty() name: string;
 }
 
+export class JoinedDto {
+  @ApiProperty({ format: 'uuid' }) teamId: string;
+  @ApiProperty({ enum: ['owner', 'admin', 'member', 'viewer'] }) role: string;
+}
+
 export class AuthResponseDto {
   @ApiProperty({ type: UserDto }) user: UserDto;
+  @ApiPropertyOptional({ type: JoinedDto, description: 'The team joined through the invitation given with the sign-up' })
+  joined?: JoinedDto;
 }
 
 export class MeTeamDto {
@@ -55,4 +68,5 @@ export class MeResponseDto {
   @ApiProperty({ type: UserDto }) user: UserDto;
   @ApiProperty({ type: [MeTeamDto] }) teams: MeTeamDto[];
   @ApiProperty({ enum: ['user', 'token'], description: 'How this request was authenticated' }) via: string;
+  @ApiProperty({ description: 'The first account of the instance: the one quota messages tell people to ask' }) instanceAdmin: boolean;
 }

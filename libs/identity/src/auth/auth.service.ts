@@ -4,6 +4,9 @@ import { ApiTokenRepository, AuthSessionRepository, RateLimitRepository, UserRec
 import { AppException } from '@h/http';
 import { AuditService } from '../audit/audit.service';
 import { Principal } from '../access/principal';
+import { invitationRefused } from '../invitations/invitation-errors';
+import { InvitationService } from '../invitations/invitation.service';
+import { addressGroup } from './client-address';
 import { PasswordService } from './password.service';
 import { randomSecret, safeEqual, sha256 } from './secrets';
 import { parseApiToken } from '../tokens/token-format';
@@ -13,12 +16,22 @@ export interface IssuedSession {
   sessionToken: string;
   csrfToken: string;
   expiresAt: Date;
+  /** The team an invitation given with the sign-up (or sign-in) joined. */
+  joined?: { teamId: string; role: string } | null;
 }
 
 export interface RequestMeta {
   ip: string | null;
   userAgent: string | null;
 }
+
+// Said for every sign-up that cannot go ahead because of the email, so the answer never tells
+// whether an account uses it (see README "Accounts" for what this can and cannot hide).
+const SIGNUP_FAILED = () =>
+  AppException.badRequest(
+    'SIGNUP_FAILED',
+    'We could not create an account with these details. If you already have an account, log in instead.',
+  );
 
 @Injectable()
 export class AuthService {
@@ -29,29 +42,81 @@ export class AuthService {
     private readonly tokens: ApiTokenRepository,
     private readonly passwords: PasswordService,
     private readonly rateLimits: RateLimitRepository,
+    private readonly invitations: InvitationService,
     private readonly audit: AuditService,
   ) {}
 
-  async signup(input: { email: string; password: string; name: string }, meta: RequestMeta): Promise<IssuedSession> {
-    if (!this.config.env.SIGNUP_ENABLED) {
-      throw AppException.forbidden('Sign-up is turned off on this H; ask an admin to add you to a team.', 'SIGNUP_DISABLED');
-    }
+  async signup(input: { email: string; password: string; name: string; invitationToken?: string }, meta: RequestMeta): Promise<IssuedSession> {
     const email = input.email.trim().toLowerCase();
-    if (await this.users.findByEmail(email)) {
-      throw AppException.conflict('EMAIL_TAKEN', 'An account with this email already exists; log in instead.');
+    const { SIGNUP_MAX_ATTEMPTS: max, SIGNUP_WINDOW_SECONDS: window } = this.config.env;
+    const state = await this.rateLimits.hit(`signup-ip:${sha256(addressGroup(meta.ip))}`, window);
+    if (state.count > max) {
+      throw AppException.tooManyRequests(
+        `Too many sign-ups from your network; try again in ${Math.ceil(state.retryAfterSeconds / 60)} minute(s).`,
+        state.retryAfterSeconds || window,
+      );
     }
+    // Decided before the email is looked at, so refusals never depend on it.
+    const policy = this.config.signupPolicy;
+    const tokenHash = input.invitationToken ? sha256(input.invitationToken) : undefined;
+    const onlyIfFirst = policy === 'closed' || (policy === 'invite' && !tokenHash);
+    if (onlyIfFirst && (await this.users.anyExists())) throw this.policyRefusal(policy);
+    if (tokenHash) await this.invitations.assertUsable(tokenHash);
+
+    if (await this.users.findByEmail(email)) return this.signupExisting({ ...input, email }, meta);
     const passwordHash = await this.passwords.hash(input.password);
-    const user = await this.users.create({ email, name: input.name.trim(), passwordHash });
-    await this.audit.record({ action: 'auth.signup', actorUserId: user.id, targetType: 'user', targetId: user.id, ip: meta.ip });
-    return this.issueSession(user, meta);
+    const result = await this.users
+      .createAccount({ email, name: input.name.trim(), passwordHash }, { onlyIfFirst, invitationTokenHash: tokenHash })
+      .catch((err: { code?: string }) => {
+        // The email was taken between the check and the insert: the same answer as above.
+        if (err.code === 'P2002') throw SIGNUP_FAILED();
+        throw err;
+      });
+    if ('refused' in result) {
+      if (result.refused === 'not_first') throw this.policyRefusal(policy);
+      throw invitationRefused(result.refused);
+    }
+    const { user, joined } = result;
+    await this.audit.record({
+      action: 'auth.signup',
+      actorUserId: user.id,
+      targetType: 'user',
+      targetId: user.id,
+      ip: meta.ip,
+      metadata: user.isInstanceAdmin ? { instanceAdmin: true } : undefined,
+    });
+    if (joined) await this.invitations.recordJoin(user.id, joined, meta.ip);
+    return { ...(await this.issueSession(user, meta)), joined };
+  }
+
+  /**
+   * Sign-up with an email that has an account: with its password this is a sign-in (accepting the
+   * invitation if one came along); otherwise the same answer whatever the reason.
+   */
+  private async signupExisting(input: { email: string; password: string; invitationToken?: string }, meta: RequestMeta): Promise<IssuedSession> {
+    let user: UserRecord;
+    try {
+      user = await this.verifyLogin(input, meta);
+    } catch (err) {
+      if (err instanceof AppException && err.code === 'INVALID_CREDENTIALS') throw SIGNUP_FAILED();
+      throw err;
+    }
+    const joined = input.invitationToken ? await this.invitations.accept(user, input.invitationToken, meta.ip) : null;
+    return { ...(await this.issueSession(user, meta)), joined };
   }
 
   async login(input: { email: string; password: string }, meta: RequestMeta): Promise<IssuedSession> {
+    return this.issueSession(await this.verifyLogin(input, meta), meta);
+  }
+
+  private async verifyLogin(input: { email: string; password: string }, meta: RequestMeta): Promise<UserRecord> {
     const email = input.email.trim().toLowerCase();
-    const { LOGIN_MAX_ATTEMPTS: max, LOGIN_WINDOW_SECONDS: window } = this.config.env;
-    // Two buckets: one account from one address, and one address across all accounts.
-    const buckets = [`login:${sha256(`${meta.ip}|${email}`)}`, `login-ip:${sha256(meta.ip ?? '')}`];
-    const limits = [max, max * 5];
+    const { LOGIN_MAX_ATTEMPTS: max, LOGIN_ACCOUNT_MAX_ATTEMPTS: perAccount, LOGIN_WINDOW_SECONDS: window } = this.config.env;
+    const from = addressGroup(meta.ip);
+    // Three buckets: one account from one address, one address across all accounts, and one
+    // account from every address together (guesses spread over many addresses).
+    const buckets = [`login:${sha256(`${from}|${email}`)}`, `login-ip:${sha256(from)}`, `login-account:${sha256(email)}`];
+    const limits = [max, max * 5, perAccount];
     // Count the attempt before checking the password: with check-then-count, parallel guesses all
     // passed the check before any was counted (20 parallel tries got 12 through a limit of 3).
     // A successful login gives its count back below.
@@ -77,13 +142,13 @@ export class AuthService {
       });
       throw new AppException(401, 'INVALID_CREDENTIALS', 'Email or password is wrong.');
     }
-    await Promise.all([this.rateLimits.reset(buckets[0]), this.rateLimits.release(buckets[1])]);
+    await Promise.all([this.rateLimits.reset(buckets[0]), this.rateLimits.release(buckets[1]), this.rateLimits.release(buckets[2])]);
     if (this.passwords.needsRehash(creds.passwordHash)) {
       await this.users.updatePasswordHash(creds.id, await this.passwords.hash(input.password));
     }
     const { passwordHash: _omit, ...user } = creds;
     await this.audit.record({ action: 'auth.login', actorUserId: user.id, targetType: 'user', targetId: user.id, ip: meta.ip });
-    return this.issueSession(user, meta);
+    return user;
   }
 
   async logout(principal: Principal, meta: RequestMeta): Promise<void> {
@@ -107,6 +172,12 @@ export class AuthService {
       return { kind: 'user', userId: session.userId, sessionId: session.id, csrfToken: session.csrfToken };
     }
     return null;
+  }
+
+  private policyRefusal(policy: 'open' | 'invite' | 'closed'): AppException {
+    return policy === 'invite'
+      ? AppException.forbidden('Sign-up on this H needs an invitation link; ask a team admin to invite you.', 'SIGNUP_INVITE_ONLY')
+      : AppException.forbidden('Sign-up is turned off on this H; ask its admin for an account.', 'SIGNUP_DISABLED');
   }
 
   private async authenticateToken(presented: string): Promise<Principal | null> {

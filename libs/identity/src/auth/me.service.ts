@@ -26,6 +26,7 @@ export class MeService {
       user: { id: user.id, email: user.email, name: user.name },
       teams: teams.map(({ id, name, slug, role }) => ({ id, name, slug, role })),
       via: principal.kind,
+      instanceAdmin: user.isInstanceAdmin,
     };
   }
 }

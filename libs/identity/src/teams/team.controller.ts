@@ -4,7 +4,6 @@ import { ErrorResponseDto } from '@h/http';
 import { Access, ClientIp, CurrentAccess, CurrentPrincipal, UserOnly } from '../access/access.decorators';
 import type { AccessGrant, Principal } from '../access/principal';
 import {
-  AddMemberDto,
   AuditListDto,
   AuditQueryDto,
   CreateTeamDto,
@@ -12,16 +11,20 @@ import {
   MemberListDto,
   TeamDto,
   TeamListDto,
+  TeamQuotasDto,
   UpdateMemberDto,
 } from './team.dto';
+import { TeamQuotaService } from './team-quota.service';
 import { TeamService } from './team.service';
-
 
 @ApiTags('teams')
 @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid input' })
 @Controller('v1/teams')
 export class TeamController {
-  constructor(private readonly teams: TeamService) {}
+  constructor(
+    private readonly teams: TeamService,
+    private readonly quotas: TeamQuotaService,
+  ) {}
 
   @Get()
   @UserOnly()
@@ -44,6 +47,13 @@ export class TeamController {
     return this.teams.get(access);
   }
 
+  @Get(':teamId/quotas')
+  @Access('team', 'teamId', 'viewer')
+  @ApiOkResponse({ type: TeamQuotasDto, description: "The team's quotas and what it uses of them now" })
+  getQuotas(@CurrentAccess() access: AccessGrant): Promise<TeamQuotasDto> {
+    return this.quotas.describe(access.teamId);
+  }
+
   @Get(':teamId/members')
   @Access('team', 'teamId', 'viewer')
   @ApiOkResponse({ type: MemberListDto })
@@ -51,20 +61,8 @@ export class TeamController {
     return this.teams.members(access);
   }
 
-  @Post(':teamId/members')
-  @Access('team', 'teamId', 'admin')
-  @ApiCreatedResponse({ type: MemberDto })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'ALREADY_MEMBER' })
-  addMember(
-    @CurrentPrincipal() principal: Principal,
-    @CurrentAccess() access: AccessGrant,
-    @Body() body: AddMemberDto,
-    @ClientIp() ip: string | null,
-  ): Promise<MemberDto> {
-    return this.teams.addMember(principal, access, body.email, body.role, ip);
-  }
-
   @Patch(':teamId/members/:userId')
+  @UserOnly()
   @Access('team', 'teamId', 'admin')
   @ApiOkResponse({ type: MemberDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'LAST_OWNER' })
@@ -80,8 +78,11 @@ export class TeamController {
 
   @Delete(':teamId/members/:userId')
   @HttpCode(204)
+  @UserOnly()
   @Access('team', 'teamId', 'viewer')
-  @ApiNoContentResponse({ description: 'Removed from the team. Anyone may remove themselves (leave); removing others needs admin' })
+  @ApiNoContentResponse({
+    description: "Removed from the team, and their API tokens for it revoked. Anyone may remove themselves (leave); removing others needs admin",
+  })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'LAST_OWNER' })
   removeMember(
     @CurrentPrincipal() principal: Principal,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export const ASSIGNABLE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
@@ -24,17 +24,6 @@ export class TeamDto {
 
 export class TeamListDto {
   @ApiProperty({ type: [TeamDto] }) items: TeamDto[];
-}
-
-export class AddMemberDto {
-  @ApiProperty({ example: 'grace@example.com', maxLength: 254, description: 'The person must already have an account' })
-  @IsEmail({}, { message: 'email must be a valid email address' })
-  @MaxLength(254)
-  email: string;
-
-  @ApiProperty({ enum: ASSIGNABLE_ROLES })
-  @IsIn(ASSIGNABLE_ROLES)
-  role: (typeof ASSIGNABLE_ROLES)[number];
 }
 
 export class UpdateMemberDto {
@@ -84,4 +73,17 @@ export class AuditEntryDto {
 
 export class AuditListDto {
   @ApiProperty({ type: [AuditEntryDto] }) items: AuditEntryDto[];
+}
+
+export class QuotaDto {
+  @ApiProperty({ description: 'In use now' }) used: number;
+  @ApiProperty({ description: 'The most allowed (instance setting)' }) limit: number;
+  @ApiProperty({ description: 'The instance setting that sets the limit', example: 'TEAM_MAX_WORKSPACES' }) setting: string;
+}
+
+export class TeamQuotasDto {
+  @ApiProperty({ type: QuotaDto }) workspaces: QuotaDto;
+  @ApiProperty({ type: QuotaDto, description: 'Sandboxes running at once' }) runningSandboxes: QuotaDto;
+  @ApiProperty({ type: QuotaDto, description: 'Agent runs queued or running at once (runs waiting for an approval do not count)' })
+  activeRuns: QuotaDto;
 }

@@ -2,7 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { longRunningReason } from '../command-policy';
 import { distillOutput } from '../distill';
+import { z } from 'zod';
 import { createToolKit, type ToolKit } from '../testing/tool-test-kit';
+import { CORE_TOOLS, ToolRegistry } from '../tool.registry';
+import type { AgentTool } from '../tool.types';
 
 describe('command tools', () => {
   let kit: ToolKit;
@@ -46,12 +49,28 @@ describe('command tools', () => {
       }
     });
 
-    it('should refuse servers, watchers and background jobs with a pointer to the terminal', async () => {
+    it('should refuse servers and background jobs naming only tools that are offered', async () => {
       for (const command of ['npm start', 'npm run dev', 'npx vite', 'tail -f app.log', 'node server.js', 'flask run', 'jest --watchAll', 'sleep 5 &']) {
         const res = await kit.call('run_command', { command });
         expect(res.isError).toBe(true);
-        expect(res.text).toContain('run_in_terminal');
+        expect(res.text).toContain('only runs commands that finish');
+        // The core set has no terminal tool: the refusal must not send the model to one.
+        expect(res.text).not.toContain('run_in_terminal');
+        expect(res.text).toContain('tell the user the command');
       }
+      const terminal: AgentTool = {
+        name: 'run_in_terminal', description: 'Start a long-running command in a terminal.', category: 'command',
+        parameters: { type: 'object', properties: {} }, input: z.object({}), execute: async () => ({ text: 'started' }),
+      };
+      const withTerminal = new ToolRegistry([...CORE_TOOLS, terminal]);
+      const res = await withTerminal.run('run_command', JSON.stringify({ command: 'npm run dev' }), kit.ctx);
+      expect(res.text).toContain('with run_in_terminal');
+    });
+
+    it('should run commands that only look like servers or backgrounding', async () => {
+      const res = await kit.call('run_command', { command: `echo "a=1&b=2" && echo x | sed 's/x/&y/' && echo serve` });
+      expect(res.isError).toBeFalsy();
+      expect(res.text).toContain('a=1&b=2\nxy\nserve');
     });
 
     it('should kill the command at its timeout', async () => {

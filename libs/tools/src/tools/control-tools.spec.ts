@@ -46,10 +46,21 @@ describe('control tools', () => {
     expect(await kit.call('write_todos', { todos: [{ content: 'x', status: 'maybe' }] })).toMatchObject({ isError: true });
     const rejected = await kit.call('write_summary', { summary: GOOD_SUMMARY });
     expect(rejected).toMatchObject({ isError: true, text: expect.stringContaining('missing "### Todo Progress" section') });
-    await kit.call('write_summary', { summary: `${GOOD_SUMMARY}\n### Todo Progress\n- Fix sum: completed\n- Run tests: completed` });
+    await kit.call('write_summary', { summary: `${GOOD_SUMMARY}\n### Todo Progress\n- Fix sum: completed\n- Run tests: in progress` });
     expect((await kit.call('task_complete')).text).toContain('1 todo still open: Run tests');
     await kit.call('write_todos', { todos: todos.map((t) => ({ ...t, status: 'completed' })) });
     expect((await kit.call('task_complete')).text).toBe('Task complete');
+  });
+
+  it('should reject a Todo Progress section whose statuses differ from the todos, whatever its bullet count', async () => {
+    await kit.call('write_todos', { todos: [{ content: 'Fix sum', status: 'completed' }, { content: 'Run tests', status: 'in_progress' }] });
+    const claimsDone = await kit.call('write_summary', { summary: `${GOOD_SUMMARY}\n### Todo Progress\n- Fix sum: completed\n- Run tests: completed` });
+    expect(claimsDone).toMatchObject({ isError: true, text: expect.stringContaining('says todo "Run tests" is completed, but it is in progress') });
+    const noStatus = await kit.call('write_summary', { summary: `${GOOD_SUMMARY}\n### Todo Progress\n- Fix sum: completed\n- Run tests` });
+    expect(noStatus).toMatchObject({ isError: true, text: expect.stringContaining('gives no status for todo "Run tests"') });
+    // Listed out of order and in the summary's own words: matched by content, not by position.
+    const accepted = await kit.call('write_summary', { summary: `${GOOD_SUMMARY}\n### Todo Progress\n- Run tests: still in progress\n- Fix sum: done ✅` });
+    expect(accepted.text).toBe('Summary recorded');
   });
 });
 

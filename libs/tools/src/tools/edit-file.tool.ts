@@ -1,5 +1,6 @@
+import { applyExactEdit } from '@h/workspace-fs';
 import { p, params } from '../tool-params';
-import { ToolError, type AgentTool } from '../tool.types';
+import { offers, ToolError, type AgentTool } from '../tool.types';
 import { assertNotSecret } from './guards';
 import { READ_FILE_MAX_BYTES } from './read-file.tool';
 
@@ -16,25 +17,24 @@ export const editFileTool: AgentTool<typeof input.zod._output> = {
   category: 'write',
   parameters: input.json,
   input: input.zod,
-  async execute({ path, old_string, new_string, replace_all = false }, { workspace }) {
+  async execute({ path, old_string, new_string, replace_all = false }, ctx) {
+    const { workspace } = ctx;
     assertNotSecret(path, workspace.root);
-    if (old_string === '') throw new ToolError('old_string is empty; use write_file to create a file');
-    if (old_string === new_string) throw new ToolError('old_string and new_string are identical');
     const text = await workspace.readTextFile(path, { maxBytes: READ_FILE_MAX_BYTES });
-    const count = text.split(old_string).length - 1;
-    if (count === 0) {
-      const loose = text.replace(/\s+/g, ' ').includes(old_string.replace(/\s+/g, ' ').trim());
+    // The exact-edit rule every driver shares (@h/workspace-fs); the messages are the model's.
+    const edit = applyExactEdit(text, old_string, new_string, replace_all);
+    if (!edit.ok) {
+      if (edit.reason === 'empty') throw new ToolError(`old_string is empty${offers(ctx, 'write_file') ? '; use write_file to create a file' : ''}`);
+      if (edit.reason === 'unchanged') throw new ToolError('old_string and new_string are identical');
+      if (edit.reason === 'ambiguous') throw new ToolError(`old_string occurs ${edit.count} times in ${path}; add surrounding lines or set replace_all`);
       throw new ToolError(
-        `old_string not found in ${path}${loose ? ' (it matches if whitespace is ignored: copy indentation exactly)' : '; read_file first'}`,
+        `old_string not found in ${path}${edit.loose ? ' (it matches if whitespace is ignored: copy indentation exactly)' : offers(ctx, 'read_file') ? '; read_file first' : ''}`,
       );
     }
-    if (count > 1 && !replace_all) {
-      throw new ToolError(`old_string occurs ${count} times in ${path}; add surrounding lines or set replace_all`);
-    }
-    const line = text.slice(0, text.indexOf(old_string)).split('\n').length;
-    const updated = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
+    const { line, replacements } = edit;
+    const updated = edit.text;
     await workspace.writeFile(path, updated);
-    const what = replace_all && count > 1 ? `${count} occurrences` : `line ${line}`;
-    return { text: `Edited ${path} (${what})`, data: { path, replacements: replace_all ? count : 1, line } };
+    const what = replacements > 1 ? `${replacements} occurrences` : `line ${line}`;
+    return { text: `Edited ${path} (${what})`, data: { path, replacements, line } };
   },
 };

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolKit, type ToolKit } from '../testing/tool-test-kit';
+import { READ_FILE_BUDGET_BYTES } from './read-file.tool';
 
 describe('filesystem tools', () => {
   let kit: ToolKit;
@@ -23,7 +24,28 @@ describe('filesystem tools', () => {
     });
     it('should page with offset and limit and say how to read on', async () => {
       const res = await kit.call('read_file', { path: '/workspace/src/sum.js', offset: 2, limit: 1 });
-      expect(res.text).toBe('2\t  return a - b;\n(lines 2-2 of 4; use offset to read on)');
+      expect(res.text).toBe('2\t  return a - b;\n(lines 2-2 of 4; call read_file with offset=3 to read on)');
+    });
+    it('should page a long file by line within a byte budget and read it whole, page by page', async () => {
+      const source = Array.from({ length: 1532 }, (_, i) => `export const value${i + 1} = ${'x'.repeat(40)};`);
+      writeFileSync(join(kit.dir, 'big.ts'), `${source.join('\n')}\n`);
+      const first = await kit.call('read_file', { path: 'big.ts' });
+      // Whole numbered lines from the top, no head-and-tail cut, and the way on.
+      const shown = first.text.split('\n').slice(0, -1);
+      expect(shown.map((l) => l.split('\t')[1])).toEqual(source.slice(0, shown.length));
+      expect(Buffer.byteLength(first.text)).toBeLessThanOrEqual(READ_FILE_BUDGET_BYTES + 200);
+      expect(first.text.split('\n').at(-1)).toBe(`(lines 1-${shown.length} of 1,532, 20 KB per call; call read_file with offset=${shown.length + 1} to read on)`);
+      // Following the hints reads every line exactly once.
+      const seen: string[] = [];
+      for (let offset = 1, calls = 0; offset <= 1532 && calls < 20; calls++) {
+        const page = await kit.call('read_file', { path: 'big.ts', offset });
+        const body = page.text.split('\n').filter((l) => /^\d+\t/.test(l));
+        seen.push(...body.map((l) => l.split('\t')[1]));
+        const next = /offset=(\d+)/.exec(page.text.split('\n').at(-1) ?? '');
+        offset = next ? Number(next[1]) : 1533;
+      }
+      expect(seen).toEqual(source);
+      expect(await kit.call('read_file', { path: 'big.ts', offset: 2000 })).toMatchObject({ isError: true, text: 'big.ts has 1,532 lines; offset 2,000 is past the end' });
     });
     it('should list a directory when given one', async () => {
       expect((await kit.call('read_file', { path: 'src' })).text).toBe('src/sum.js');

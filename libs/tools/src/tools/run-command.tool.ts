@@ -2,7 +2,7 @@ import type { ExecResult } from '@h/contracts';
 import { longRunningReason } from '../command-policy';
 import { distillOutput } from '../distill';
 import { p, params } from '../tool-params';
-import { ToolError, type AgentTool, type ToolContext, type ToolResult } from '../tool.types';
+import { offers, ToolError, type AgentTool, type ToolContext, type ToolResult } from '../tool.types';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -53,7 +53,7 @@ export async function runAndDistill(command: string, ctx: ToolContext, cwd?: str
   const stored = await ctx.outputs.add({ label: command, text: output, truncated: res.truncated, callId: ctx.callId });
   const id = stored.id;
   return {
-    text: `[cmd #${id}] ${status}, ${distilled.totalLines} lines; key lines:\n${distilled.text}\n(full: read_command_output cmd_id=${id})`,
+    text: `[cmd #${id}] ${status}, ${distilled.totalLines} lines; key lines:\n${distilled.text}${offers(ctx, 'read_command_output') ? `\n(full: read_command_output cmd_id=${id})` : ''}`,
     data: { ...data, cmdId: id },
     output: stored,
     exec: res,
@@ -71,9 +71,11 @@ export const runCommandTool: AgentTool<typeof input.zod._output> = {
   async execute({ command, cwd, timeout = DEFAULT_TIMEOUT_S }, ctx) {
     const reason = longRunningReason(command);
     if (reason) {
-      throw new ToolError(
-        `Refused: \`${command}\` ${reason}. run_command only runs commands that finish; start servers, watchers and interactive programs in a terminal (run_in_terminal).`,
-      );
+      const instead = offers(ctx, 'run_in_terminal')
+        ? 'start servers, watchers and interactive programs with run_in_terminal'
+        : 'this agent has no terminal tool, so tell the user the command to run in their own terminal';
+      const foreground = reason.startsWith('puts a process in the background') ? ' Run it in the foreground if it finishes on its own;' : '';
+      throw new ToolError(`Refused: \`${command}\` ${reason}. run_command only runs commands that finish.${foreground} ${instead}.`);
     }
     const { exec: _exec, fullText: _fullText, ...result } = await runAndDistill(command, ctx, cwd, Math.min(timeout, MAX_TIMEOUT_S));
     return result;

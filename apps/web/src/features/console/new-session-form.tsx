@@ -8,17 +8,12 @@ import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
 import { type AgentSession, PERMISSION_MODES, type PermissionMode } from '../../lib/agent-types';
 import { useAction } from '../../lib/use-action';
+import { MODE_INFO } from './permission-modes';
 
 const MODELS = [
   { value: 'deepseek-v4-flash', label: 'DeepSeek V4 Flash (fast, low cost)' },
   { value: 'deepseek-v4-pro', label: 'DeepSeek V4 Pro (stronger, costs more)' },
 ];
-
-const MODE_HELP: Record<PermissionMode, { label: string; help: string }> = {
-  approve: { label: 'Approve', help: 'Reads freely; asks before each command, write or delete.' },
-  bypass: { label: 'Bypass', help: 'Approves every action automatically and records it in the log.' },
-  skip: { label: 'Skip', help: 'Never asks: for trusted, disposable workspaces.' },
-};
 
 export function NewSessionForm({ workspaceId, onCreated, onCancel }: { workspaceId: string; onCreated: (s: AgentSession) => void; onCancel: () => void }) {
   const [title, setTitle] = useState('');
@@ -50,9 +45,9 @@ export function NewSessionForm({ workspaceId, onCreated, onCancel }: { workspace
           <div key={m} className="radio-option">
             <input id={`session-mode-${m}`} type="radio" name="session-mode" value={m} checked={mode === m} onChange={() => setMode(m)} aria-describedby={`session-mode-${m}-help`} />
             <label htmlFor={`session-mode-${m}`}>
-              <span className="strong">{MODE_HELP[m].label}</span>
+              <span className="strong">{MODE_INFO[m].label}</span>
               <span id={`session-mode-${m}-help`} className="muted small">
-                {MODE_HELP[m].help}
+                {MODE_INFO[m].help}
               </span>
             </label>
           </div>

@@ -1,5 +1,5 @@
 import type { RunStatus } from '../../lib/agent-types';
-import { cacheHitPercent, formatTokens, type UsageTotals } from './transcript-state';
+import { cacheHitPercent, type ContextUse, formatContextUse, formatTokens, type UsageTotals } from './transcript-state';
 import { formatCost } from './usage-panel';
 
 function statusText(status: RunStatus | null, position: number | null, error: string | null): string {
@@ -21,7 +21,19 @@ function statusText(status: RunStatus | null, position: number | null, error: st
   }
 }
 
-export function RunStatusLine({ status, position, error, usage }: { status: RunStatus | null; position: number | null; error: string | null; usage: UsageTotals }) {
+export function RunStatusLine({
+  status,
+  position,
+  error,
+  usage,
+  context,
+}: {
+  status: RunStatus | null;
+  position: number | null;
+  error: string | null;
+  usage: UsageTotals;
+  context: ContextUse | null;
+}) {
   const hit = cacheHitPercent(usage);
   return (
     <div className="status-line">
@@ -35,6 +47,11 @@ export function RunStatusLine({ status, position, error, usage }: { status: RunS
             {formatTokens(usage.promptTokens + usage.completionTokens)} tokens
           </span>
           {hit !== null ? <span>{hit}% cache hit</span> : null}
+          {context ? (
+            <span className="context-use" title="Context in use: estimated size of the next request against the model's window">
+              {formatContextUse(context)}
+            </span>
+          ) : null}
           <span>{formatCost(usage.cost)}</span>
         </span>
       ) : null}

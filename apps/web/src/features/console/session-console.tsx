@@ -5,6 +5,7 @@ import { api } from '../../lib/api-client';
 import type { AgentSession, Run } from '../../lib/agent-types';
 import { Composer } from './composer';
 import { PermissionCard } from './permission-card';
+import { MODE_INFO } from './permission-modes';
 import { RunStatusLine } from './run-status-line';
 import { TodosPanel } from './todos-panel';
 import { TranscriptView } from './transcript-view';
@@ -14,11 +15,6 @@ import { useSessionStream } from './use-session-stream';
 
 const POSITION_POLL_MS = 2000;
 
-export const MODE_LABELS: Record<AgentSession['permissionMode'], string> = {
-  approve: 'Ask before changes',
-  bypass: 'Auto-approve',
-  skip: 'Never ask',
-};
 
 export function SessionConsole({ session, canWrite, onActivity }: { session: AgentSession; canWrite: boolean; onActivity: () => void }) {
   const { state, connection, error } = useSessionStream(session.id);
@@ -71,10 +67,10 @@ export function SessionConsole({ session, canWrite, onActivity }: { session: Age
           <p className="console-meta muted small">
             <span>{session.model}</span>
             <span>{session.thinking ? 'thinking on' : 'thinking off'}</span>
-            <span>{MODE_LABELS[session.permissionMode] ?? session.permissionMode}</span>
+            <span>{MODE_INFO[session.permissionMode]?.short ?? session.permissionMode}</span>
           </p>
         </div>
-        <RunStatusLine status={shownStatus} position={position?.runId === shownRunId ? position.position : null} error={shown?.error ?? null} usage={state.usage} />
+        <RunStatusLine status={shownStatus} position={position?.runId === shownRunId ? position.position : null} error={shown?.error ?? null} usage={state.usage} context={state.context} />
       </header>
       {connection === 'reconnecting' ? (
         <p className="connection-banner" role="status">
@@ -105,7 +101,7 @@ export function SessionConsole({ session, canWrite, onActivity }: { session: Age
         </div>
         <aside className="console-side">
           <TodosPanel todos={state.todos} />
-          <UsagePanel usage={state.usage} />
+          <UsagePanel usage={state.usage} context={state.context} />
         </aside>
       </div>
     </section>

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../../lib/agent-types';
-import { applyDelta, applyEvents, cacheHitPercent, type ConsoleState, initialConsoleState, visibleTurns } from './transcript-state';
+import { applyDelta, applyEvents, cacheHitPercent, type ConsoleState, formatContextUse, initialConsoleState, visibleTurns } from './transcript-state';
 
 let seq = 0;
 function ev(runId: string | null, type: string, data: unknown): EventEnvelope {
@@ -122,5 +122,30 @@ describe('console transcript state', () => {
       { content: 'Read the test', status: 'completed' },
       { content: 'Fix add()', status: 'pending' },
     ]);
+  });
+});
+
+describe('context use and run-scoped todos', () => {
+  it('should show the context use of the newest request as "~N / M tokens, X %"', () => {
+    seq = 0;
+    const usageEvent = (contextTokens: number) =>
+      ev('r1', 'usage', { request: { promptTokens: 1, completionTokens: 1, cacheHitTokens: 0, cacheMissTokens: 1 }, cost: 0, totals: usage, contextTokens, contextWindow: 1_000_000 });
+    const state = applyEvents(initialConsoleState, [ev('r1', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] }), usageEvent(4_200), usageEvent(12_345)]);
+    expect(state.context).toEqual({ tokens: 12_345, window: 1_000_000 });
+    expect(formatContextUse(state.context!)).toBe('~12k / 1.0M tokens, 1.2 %');
+    expect(formatContextUse({ tokens: 96_000, window: 128_000 })).toBe('~96k / 128k tokens, 75 %');
+  });
+
+  it('should keep a run’s todos across its resumed segments and start the next run without them', () => {
+    seq = 0;
+    const todos = [{ content: 'Fix add()', status: 'pending' }];
+    const paused = applyEvents(initialConsoleState, [
+      ev('r1', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] }),
+      ev('r1', 'todos.updated', { todos }),
+      ev('r1', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] }),
+    ]);
+    expect(paused.todos).toEqual(todos);
+    const next = applyEvents(paused, [ev('r2', 'message.user', { content: 'something else' }), ev('r2', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] })]);
+    expect(next.todos).toEqual([]);
   });
 });

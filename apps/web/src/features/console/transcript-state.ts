@@ -46,6 +46,12 @@ export interface PendingPermission {
 /** The session's totals, summed from the `usage` event of every model request in the log. */
 export type UsageTotals = Omit<RunUsageData, 'reasoningTokens'>;
 
+/** How full the model's context is: the engine's chars/4 estimate of the next request, and the model's window. */
+export interface ContextUse {
+  tokens: number;
+  window: number;
+}
+
 export interface RunPhase {
   status: RunStatus;
   error: string | null;
@@ -59,8 +65,12 @@ export interface ConsoleState {
   latestRunId: string | null;
   pending: PendingPermission[];
   todos: Todo[];
+  /** The run whose write_todos set `todos`: a later run starts with none (todos belong to their run). */
+  todosRunId: string | null;
   summary: string | null;
   usage: UsageTotals;
+  /** From the newest `usage` event; null before the first model request. */
+  context: ContextUse | null;
   /** Text streaming from deltas, replaced by the persisted message.assistant when it lands. */
   live: { runId: string | null; afterSeq: number; text: string; thinking: string } | null;
   /** Deltas produced before this seq belong to a message the log already holds. */
@@ -76,8 +86,10 @@ export const initialConsoleState: ConsoleState = {
   latestRunId: null,
   pending: [],
   todos: [],
+  todosRunId: null,
   summary: null,
   usage: EMPTY_USAGE,
+  context: null,
   live: null,
   liveFloor: 0,
 };
@@ -176,6 +188,11 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
       if (turn.startSeq === null) turn.startSeq = e.seq;
       setRun(state, e.runId, 'running');
       if (!state.latestRunId) state.latestRunId = e.runId;
+      // A resumed segment of the same run keeps its list; another run starts without one.
+      if (state.todosRunId !== null && state.todosRunId !== e.runId) {
+        state.todos = [];
+        state.todosRunId = null;
+      }
       return;
     }
     case 'message.assistant': {
@@ -227,6 +244,7 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
     }
     case 'todos.updated':
       state.todos = (d.todos as Todo[] | undefined) ?? [];
+      state.todosRunId = e.runId;
       return;
     case 'summary.written':
       state.summary = str(d.summary);
@@ -243,6 +261,9 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
         cacheMissTokens: u.cacheMissTokens + (r.cacheMissTokens ?? 0),
         cost: u.cost + (typeof d.cost === 'number' ? d.cost : 0),
       };
+      if (typeof d.contextTokens === 'number' && typeof d.contextWindow === 'number' && d.contextWindow > 0) {
+        state.context = { tokens: d.contextTokens, window: d.contextWindow };
+      }
       return;
     }
     case 'compaction':
@@ -304,6 +325,13 @@ export function formatTokens(n: number): string {
   if (n >= 10_000) return `${Math.round(n / 1000)}k`;
   if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
   return String(Math.round(n));
+}
+
+/** "~12k / 1.0M tokens, 1.2 %": one decimal below 10 %, so early growth is visible. */
+export function formatContextUse(c: ContextUse): string {
+  const pct = (c.tokens / c.window) * 100;
+  const shown = pct < 10 ? pct.toFixed(1) : String(Math.round(pct));
+  return `~${formatTokens(c.tokens)} / ${formatTokens(c.window)} tokens, ${shown} %`;
 }
 
 export function cacheHitPercent(u: UsageTotals): number | null {

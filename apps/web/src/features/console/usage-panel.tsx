@@ -1,4 +1,4 @@
-import { cacheHitPercent, formatTokens, type UsageTotals } from './transcript-state';
+import { cacheHitPercent, type ContextUse, formatContextUse, formatTokens, type UsageTotals } from './transcript-state';
 
 const COST = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
@@ -7,7 +7,7 @@ export function formatCost(usd: number): string {
 }
 
 // The session's model use in detail; the status line shows the short form.
-export function UsagePanel({ usage }: { usage: UsageTotals }) {
+export function UsagePanel({ usage, context }: { usage: UsageTotals; context: ContextUse | null }) {
   const hit = cacheHitPercent(usage);
   return (
     <section className="side-panel" aria-labelledby="console-usage">
@@ -26,6 +26,12 @@ export function UsagePanel({ usage }: { usage: UsageTotals }) {
           <dd>{hit === null ? '—' : `${hit}%`}</dd>
           <dt>Cost</dt>
           <dd>{formatCost(usage.cost)}</dd>
+          {context ? (
+            <>
+              <dt>Context</dt>
+              <dd title="Estimated size of the next request (characters / 4) against the model's context window">{formatContextUse(context)}</dd>
+            </>
+          ) : null}
         </dl>
       )}
     </section>

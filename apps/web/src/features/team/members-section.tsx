@@ -1,11 +1,7 @@
 'use client';
 
-import { type FormEvent, useState } from 'react';
 import { ConfirmButton } from '../../components/confirm-button';
-import { Field } from '../../components/field';
 import { FormError } from '../../components/form-error';
-import { SelectField, type SelectOption } from '../../components/select-field';
-import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
 import type { ListResponse, Member, TeamRole } from '../../lib/api-types';
 import { formatDate } from '../../lib/format';
@@ -13,18 +9,8 @@ import { canManage, ROLE_LABELS } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
-
-const ROLE_HINTS: Record<TeamRole, string> = {
-  owner: 'everything, including owners',
-  admin: 'manages members, tokens and keys',
-  member: 'works in workspaces and runs the agent',
-  viewer: 'read-only',
-};
-
-// Mirrors the api's rule: only owners grant or change the owner role; admins manage the rest.
-function grantableRoles(myRole: TeamRole): TeamRole[] {
-  return myRole === 'owner' ? ['owner', 'admin', 'member', 'viewer'] : ['admin', 'member', 'viewer'];
-}
+import { InvitationsSection } from './invitations-section';
+import { grantableRoles } from './member-roles';
 
 function canEdit(myRole: TeamRole, member: Member): boolean {
   return canManage(myRole) && (member.role !== 'owner' || myRole === 'owner');
@@ -55,11 +41,9 @@ export function MembersSection({ base, role }: { base: string; role: TeamRole })
                 <th scope="col">Email</th>
                 <th scope="col">Role</th>
                 <th scope="col">Joined</th>
-                {canManage(role) ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -70,7 +54,7 @@ export function MembersSection({ base, role }: { base: string; role: TeamRole })
           </table>
         </div>
       ) : null}
-      {canManage(role) ? <AddMemberForm base={base} myRole={role} onAdded={members.reload} /> : null}
+      {canManage(role) ? <InvitationsSection base={base} myRole={role} /> : null}
     </section>
   );
 }
@@ -91,6 +75,8 @@ function MemberRow({
   const change = useAction();
   const remove = useAction();
   const editable = canEdit(myRole, member);
+  // Anyone may leave; removing others is for admins.
+  const removable = editable || isMe;
   const path = `${base}/members/${encodeURIComponent(member.userId)}`;
   const nameId = `member-${member.userId}-name`;
 
@@ -132,59 +118,24 @@ function MemberRow({
         )}
       </td>
       <td>{formatDate(member.createdAt)}</td>
-      {canManage(myRole) ? (
-        <td className="cell-actions">
-          {editable ? (
-            <ConfirmButton
-              label={isMe ? 'Leave team' : 'Remove'}
-              confirmLabel={isMe ? 'Confirm leave' : 'Confirm remove'}
-              pendingLabel="Removing…"
-              pending={remove.pending}
-              describedBy={nameId}
-              onConfirm={() =>
-                void remove.run(async () => {
-                  await api.delete(path);
-                  onChanged(member, true);
-                })
-              }
-            />
-          ) : null}
-          <FormError message={change.error ?? remove.error} />
-        </td>
-      ) : null}
+      <td className="cell-actions">
+        {removable ? (
+          <ConfirmButton
+            label={isMe ? 'Leave team' : 'Remove'}
+            confirmLabel={isMe ? 'Confirm leave' : 'Confirm remove'}
+            pendingLabel="Removing…"
+            pending={remove.pending}
+            describedBy={nameId}
+            onConfirm={() =>
+              void remove.run(async () => {
+                await api.delete(path);
+                onChanged(member, true);
+              })
+            }
+          />
+        ) : null}
+        <FormError message={change.error ?? remove.error} />
+      </td>
     </tr>
-  );
-}
-
-function AddMemberForm({ base, myRole, onAdded }: { base: string; myRole: TeamRole; onAdded: () => void }) {
-  const [email, setEmail] = useState('');
-  const [memberRole, setMemberRole] = useState<TeamRole>('member');
-  const action = useAction();
-  const options: SelectOption[] = grantableRoles(myRole).map((r) => ({ value: r, label: `${ROLE_LABELS[r]} — ${ROLE_HINTS[r]}` }));
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    void action.run(async () => {
-      await api.post<Member>(base + '/members', { email: email.trim(), role: memberRole });
-      setEmail('');
-      onAdded();
-    });
-  };
-
-  return (
-    <form onSubmit={onSubmit} className="form subform" aria-labelledby="add-member">
-      <h3 id="add-member">Add a member</h3>
-      <p className="muted small">The person needs an H account already; they can sign up at this address.</p>
-      <div className="form-row">
-        <Field id="member-email" label="Email" type="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
-        <SelectField id="member-role" label="Role" value={memberRole} options={options} onChange={(value) => setMemberRole(value as TeamRole)} />
-      </div>
-      <FormError message={action.error} />
-      <div>
-        <SubmitButton pending={action.pending} pendingLabel="Adding…">
-          Add member
-        </SubmitButton>
-      </div>
-    </form>
   );
 }

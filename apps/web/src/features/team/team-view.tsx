@@ -8,6 +8,7 @@ import { useApiQuery } from '../../lib/use-api-query';
 import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
 import { MembersSection } from './members-section';
 import { ProviderKeySection } from './provider-key-section';
+import { QuotasSection } from './quotas-section';
 import { TokensSection } from './tokens-section';
 import { WorkspacesSection } from './workspaces-section';
 
@@ -44,6 +45,7 @@ export function TeamView({ teamId }: { teamId: string }) {
       {/* Tokens are listed to members and up; a viewer's request would answer 403. */}
       {canWrite(role) ? <TokensSection base={base} role={role} workspaces={workspaces.data?.items ?? []} /> : null}
       <ProviderKeySection base={base} role={role} />
+      <QuotasSection base={base} />
     </>
   );
 }

@@ -1,11 +1,11 @@
 'use client';
 
 import { type FormEvent, useState } from 'react';
-import { ConfirmButton } from '../../components/confirm-button';
-import { CopyButton } from '../../components/copy-button';
+import { RevokeCell } from '../../components/revoke-cell';
 import { Field } from '../../components/field';
 import { FormError } from '../../components/form-error';
 import { SelectField } from '../../components/select-field';
+import { ShownOnce } from '../../components/shown-once';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
 import type { ApiToken, CreatedApiToken, ListResponse, TeamRole, TokenScope, Workspace } from '../../lib/api-types';
@@ -96,7 +96,6 @@ function TokenRow({
   base: string;
   onRevoked: () => void;
 }) {
-  const revoke = useAction();
   const nameId = `token-${token.id}-name`;
   return (
     <tr>
@@ -109,39 +108,20 @@ function TokenRow({
       </td>
       <td>{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
       <td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</td>
-      <td className="cell-actions">
-        <ConfirmButton
-          label="Revoke"
-          confirmLabel="Confirm revoke"
-          pendingLabel="Revoking…"
-          pending={revoke.pending}
-          describedBy={nameId}
-          onConfirm={() => void revoke.run(async () => {
-            await api.delete(`${base}/tokens/${encodeURIComponent(token.id)}`);
-            onRevoked();
-          })}
-        />
-        <FormError message={revoke.error} />
-      </td>
+      <RevokeCell path={`${base}/tokens/${encodeURIComponent(token.id)}`} describedBy={nameId} onRevoked={onRevoked} />
     </tr>
   );
 }
 
 function NewTokenSecret({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
   return (
-    <div className="secret-box" role="status" aria-live="polite">
-      <p className="strong">Token “{created.token.name}” created. Copy it now: it will not be shown again.</p>
-      <div className="secret-row">
-        <label htmlFor="new-token-secret" className="visually-hidden">
-          New API token
-        </label>
-        <input id="new-token-secret" className="mono secret-input" readOnly value={created.secret} onFocus={(e) => e.currentTarget.select()} />
-        <CopyButton text={created.secret} inputId="new-token-secret" />
-        <button type="button" className="button button-ghost" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+    <ShownOnce
+      id="new-token-secret"
+      label="New API token"
+      message={`Token “${created.token.name}” created. Copy it now: it will not be shown again.`}
+      value={created.secret}
+      onDone={onDone}
+    />
   );
 }
 

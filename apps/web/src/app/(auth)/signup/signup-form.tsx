@@ -6,33 +6,52 @@ import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-error';
 import { SubmitButton } from '../../../components/submit-button';
 import { api } from '../../../lib/api-client';
-import type { User } from '../../../lib/api-types';
+import type { AuthResponse } from '../../../lib/api-types';
 import { useAction } from '../../../lib/use-action';
 
 // The api's password rules; the browser checks them first so the user hears about them at once.
 const PASSWORD_MIN = 10;
 const PASSWORD_MAX = 256;
 
-export function SignupForm() {
+/** With an invitation the new account joins its team (and may sign up where only invitations may). */
+export interface SignupInvitation {
+  token: string;
+  /** The email the invitation is bound to, if any: the form fills it in and keeps it. */
+  email: string | null;
+  teamName: string;
+}
+
+export function SignupForm({ invitation }: { invitation?: SignupInvitation } = {}) {
   const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(invitation?.email ?? '');
   const [password, setPassword] = useState('');
   const action = useAction();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void action.run(async () => {
-      await api.post<{ user: User }>('/api/v1/auth/signup', { name: name.trim(), email: email.trim(), password }, { redirectOnUnauthorized: false });
-      window.location.assign('/teams');
+      const body = { name: name.trim(), email: email.trim(), password, ...(invitation ? { invitationToken: invitation.token } : {}) };
+      const res = await api.post<AuthResponse>('/api/v1/auth/signup', body, { redirectOnUnauthorized: false });
+      window.location.assign(res.joined ? `/teams/${encodeURIComponent(res.joined.teamId)}` : '/teams');
     });
   };
 
   return (
     <div className="panel auth-panel">
-      <h1>Create your H account</h1>
+      <h1>{invitation ? `Create your account to join ${invitation.teamName}` : 'Create your H account'}</h1>
       <form onSubmit={onSubmit} className="form">
         <Field id="name" label="Name" autoComplete="name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-        <Field id="email" label="Email" type="email" autoComplete="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field
+          id="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          readOnly={Boolean(invitation?.email)}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <Field
           id="password"
           label="Password"
@@ -51,7 +70,8 @@ export function SignupForm() {
         </SubmitButton>
       </form>
       <p className="auth-switch">
-        Already have an account? <Link href="/login">Log in</Link>
+        Already have an account?{' '}
+        <Link href={invitation ? `/login?next=${encodeURIComponent(`/invite/${invitation.token}`)}` : '/login'}>Log in</Link>
       </p>
     </div>
   );
