@@ -3,6 +3,7 @@
 //   node dist/apps/model-server/src/main.js [--port 4010] [--host 127.0.0.1] [--scenarios DIR] [--api-key KEY] [--timings]
 // --timings prints one `timing {json}` line per finished request (conversation, start and end in
 // epoch ms): benchmarks subtract the model's own time from end-to-end figures with it.
+import { toolEnv, type ToolEnv } from '@h/config';
 import { builtinScenarioDir, startScriptedModelServer } from '@h/scripted-model';
 
 interface CliOptions {
@@ -14,7 +15,7 @@ interface CliOptions {
   timings: boolean;
 }
 
-export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
+export function parseArgs(argv: string[], env: Pick<ToolEnv, 'MODEL_SERVER_PORT' | 'MODEL_SERVER_HOST' | 'MODEL_SERVER_SCENARIOS' | 'MODEL_SERVER_API_KEY'>): CliOptions {
   const value = (flag: string): string | undefined => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -31,7 +32,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
 }
 
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2), process.env);
+  const options = parseArgs(process.argv.slice(2), toolEnv());
   const server = await startScriptedModelServer({
     port: options.port,
     host: options.host,

@@ -1,8 +1,33 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  PERMISSION_BEHAVIORS,
+  PERMISSION_MODES,
+  PERMISSION_STATUSES,
+  RUN_STATUSES,
+  TODO_STATUSES,
+  type EventPage,
+  type ListResponse,
+  type Permission,
+  type PermissionBehavior,
+  type PermissionDecision,
+  type PermissionMode,
+  type PermissionStatus,
+  type Run,
+  type RunError,
+  type RunStatus,
+  type Session,
+  type SessionState,
+  type TeamUsage,
+  type Todo,
+  type TodoStatus,
+  type Usage,
+  type EventEnvelope,
+} from '@h/contracts';
 
-export const PERMISSION_MODES = ['approve', 'bypass', 'skip'] as const;
+// The classes document and validate; the shapes are the contracts' (libs/contracts session-api.ts).
+export { PERMISSION_MODES };
 export const MODELS = ['deepseek-v4-flash', 'deepseek-v4-pro', 'deepseek-chat', 'deepseek-reasoner'] as const;
 /** Longest user message accepted; longer text belongs in a file the agent reads. */
 export const MAX_MESSAGE_CHARS = 100_000;
@@ -28,7 +53,7 @@ export class CreateSessionDto {
   @ApiPropertyOptional({ enum: PERMISSION_MODES, default: 'approve', description: 'approve: ask before commands, writes and deletes (reads run freely); bypass and skip: never ask, every call runs at once (skip is the h2c name for the same behaviour)' })
   @IsOptional()
   @IsIn(PERMISSION_MODES)
-  permissionMode?: (typeof PERMISSION_MODES)[number];
+  permissionMode?: PermissionMode;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 10_000, description: 'Model requests one run may make, over all its segments; default AGENT_MAX_STEPS, at most AGENT_MAX_STEPS_LIMIT' })
   @IsOptional()
@@ -40,7 +65,7 @@ export class CreateSessionDto {
 
 export class UpdateSessionDto extends CreateSessionDto {}
 
-export class UsageDto {
+export class UsageDto implements Usage {
   @ApiProperty() requests: number;
   @ApiProperty() promptTokens: number;
   @ApiProperty() completionTokens: number;
@@ -51,17 +76,17 @@ export class UsageDto {
 
 export class LatestRunDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'cancelled'] }) status: string;
+  @ApiProperty({ enum: RUN_STATUSES }) status: RunStatus;
 }
 
-export class SessionDto {
+export class SessionDto implements Session<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) workspaceId: string;
   @ApiProperty({ format: 'uuid' }) teamId: string;
   @ApiProperty() title: string;
   @ApiProperty() model: string;
   @ApiProperty() thinking: boolean;
-  @ApiProperty({ enum: PERMISSION_MODES }) permissionMode: string;
+  @ApiProperty({ enum: PERMISSION_MODES }) permissionMode: PermissionMode;
   @ApiProperty({ nullable: true, type: Number, description: 'Step limit of this session; null: the instance default' }) maxSteps: number | null;
   @ApiProperty({ description: 'Seq of the newest event' }) lastSeq: number;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
@@ -71,16 +96,16 @@ export class SessionDto {
   @ApiProperty() updatedAt: Date;
 }
 
-export class SessionListDto {
+export class SessionListDto implements ListResponse<SessionDto> {
   @ApiProperty({ type: [SessionDto] }) items: SessionDto[];
 }
 
-export class TodoDto {
+export class TodoDto implements Todo {
   @ApiProperty() content: string;
-  @ApiProperty({ enum: ['pending', 'in_progress', 'completed', 'cancelled'] }) status: string;
+  @ApiProperty({ enum: TODO_STATUSES }) status: TodoStatus;
 }
 
-export class SessionStateDto {
+export class SessionStateDto implements SessionState {
   @ApiProperty({ type: [TodoDto] }) todos: TodoDto[];
   @ApiProperty({ nullable: true, type: String }) summary: string | null;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
@@ -103,15 +128,15 @@ export class PostMessageDto {
   clientMessageId?: string;
 }
 
-export class RunErrorDto {
+export class RunErrorDto implements RunError {
   @ApiProperty() code: string;
   @ApiProperty() message: string;
 }
 
-export class RunDto {
+export class RunDto implements Run<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) sessionId: string;
-  @ApiProperty({ enum: ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'cancelled'] }) status: string;
+  @ApiProperty({ enum: RUN_STATUSES }) status: RunStatus;
   @ApiProperty({ nullable: true, type: Number, description: 'Place in the team queue while queued (1 = next)' }) position: number | null;
   @ApiProperty({ nullable: true, type: String }) clientMessageId: string | null;
   @ApiProperty({ nullable: true, type: RunErrorDto }) error: RunErrorDto | null;
@@ -123,7 +148,7 @@ export class RunDto {
   @ApiProperty({ nullable: true, type: Date }) cancelRequestedAt: Date | null;
 }
 
-export class RunListDto {
+export class RunListDto implements ListResponse<RunDto> {
   @ApiProperty({ type: [RunDto] }) items: RunDto[];
 }
 
@@ -153,7 +178,7 @@ export class StreamQueryDto {
   after?: number;
 }
 
-export class EventDto {
+export class EventDto implements EventEnvelope {
   @ApiProperty({ format: 'uuid' }) sessionId: string;
   @ApiProperty() seq: number;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) runId: string | null;
@@ -162,16 +187,16 @@ export class EventDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) data: unknown;
 }
 
-export class EventPageDto {
+export class EventPageDto implements EventPage {
   @ApiProperty({ type: [EventDto] }) items: EventDto[];
   @ApiProperty({ description: 'Pass as ?after= to read on' }) nextAfter: number;
   @ApiProperty() hasMore: boolean;
 }
 
-export class PermissionDecisionDto {
-  @ApiProperty({ enum: ['allow', 'deny'] })
-  @IsIn(['allow', 'deny'])
-  behavior: 'allow' | 'deny';
+export class PermissionDecisionDto implements PermissionDecision {
+  @ApiProperty({ enum: PERMISSION_BEHAVIORS })
+  @IsIn(PERMISSION_BEHAVIORS)
+  behavior: PermissionBehavior;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replacement tool input (allow only)' })
   @IsOptional()
@@ -185,20 +210,20 @@ export class PermissionDecisionDto {
   message?: string;
 }
 
-export class PermissionDto {
+export class PermissionDto implements Permission<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) sessionId: string;
   @ApiProperty({ format: 'uuid' }) runId: string;
   @ApiProperty() toolCallId: string;
   @ApiProperty() toolName: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) input: unknown;
-  @ApiProperty({ enum: ['pending', 'allowed', 'denied', 'cancelled'] }) status: string;
+  @ApiProperty({ enum: PERMISSION_STATUSES }) status: PermissionStatus;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) decidedById: string | null;
   @ApiProperty() createdAt: Date;
   @ApiProperty({ nullable: true, type: Date }) decidedAt: Date | null;
 }
 
-export class PermissionListDto {
+export class PermissionListDto implements ListResponse<PermissionDto> {
   @ApiProperty({ type: [PermissionDto] }) items: PermissionDto[];
 }
 
@@ -216,7 +241,7 @@ export class PermissionsQueryDto {
   status?: 'pending';
 }
 
-export class TeamUsageDto extends UsageDto {
+export class TeamUsageDto extends UsageDto implements TeamUsage {
   @ApiProperty({ example: '2026-11' }) month: string;
   @ApiProperty() runs: number;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EventEnvelope } from '@h/contracts';
+import { assertSessionEvent, type EventEnvelope } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
 import { Prisma } from '../generated/client';
 import { UsageTotals, ZERO_USAGE } from '../usage';
@@ -48,6 +48,9 @@ export class EventRepository {
     options: { runId?: string | null; leaseId?: string; tx?: Tx; usage?: UsageTotals; state?: Record<string, unknown> } = {},
   ): Promise<EventEnvelope[]> {
     if (!events.length) return [];
+    // The log is what every reader rebuilds from: a producer that writes a shape the contract does
+    // not know fails here, loudly, instead of breaking a replay later.
+    for (const e of events) assertSessionEvent({ type: e.type, data: e.data ?? {} });
     const runId = options.runId ?? null;
     const fenced = Boolean(options.leaseId && options.runId);
     if (options.usage && !fenced) throw new Error('usage is only added by the worker that holds the run\'s lease');
