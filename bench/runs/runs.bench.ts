@@ -247,6 +247,9 @@ async function main(): Promise<void> {
     SANDBOX_NAME_PREFIX: prefix,
     SANDBOX_POOL_SIZE: '0',
     LOGIN_MAX_ATTEMPTS: '1000',
+    // Each run of the benchmark signs up a new user in the same database.
+    SIGNUP_POLICY: 'open',
+    SIGNUP_MAX_ATTEMPTS: '1000',
   };
   if (DRIVER === 'docker') env.SANDBOX_IMAGE = process.env.H_SANDBOX_IMAGE ?? (await ensureSandboxImage());
   // BENCH_CPU_PROF=DIR: the api and the worker write V8 CPU profiles there when they stop.
