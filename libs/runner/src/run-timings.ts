@@ -34,7 +34,7 @@ export class RunTimings {
 
   /** The provider with its streams timed as `model` (first byte to last, as the loop waits on it). */
   provider(provider: ModelProvider): ModelProvider {
-    const timings = this;
+    const add = (ms: number) => this.add('model', ms);
     return {
       id: provider.id,
       async *stream(request) {
@@ -42,7 +42,7 @@ export class RunTimings {
         try {
           yield* provider.stream(request);
         } finally {
-          timings.add('model', performance.now() - t);
+          add(performance.now() - t);
         }
       },
     };
