@@ -246,6 +246,9 @@ async function main(): Promise<void> {
     SANDBOX_LOCAL_DIR: resolve(`tmp/bench-workspaces-${id}`),
     SANDBOX_NAME_PREFIX: prefix,
     SANDBOX_POOL_SIZE: '0',
+    // No disk budgets: they are not what is measured, and their loop mounts outlive the removed
+    // volumes of a benchmark run.
+    SANDBOX_DISK_MB: '0',
     LOGIN_MAX_ATTEMPTS: '1000',
     // Each run of the benchmark signs up a new user in the same database.
     SIGNUP_POLICY: 'open',
