@@ -11,6 +11,8 @@ describe(parseArgs.name, () => {
     expect(parseArgs(['--port', '0', '--scenarios', '/tmp/s'], { MODEL_SERVER_PORT: '5000' })).toMatchObject({ port: 0, scenarios: '/tmp/s' });
     expect(parseArgs([], { MODEL_SERVER_PORT: '5000' }).port).toBe(5000);
     expect(parseArgs(['--api-key', 'sk-x'], {}).apiKey).toBe('sk-x');
+    expect(parseArgs(['--timings'], {}).timings).toBe(true);
+    expect(parseArgs([], {}).timings).toBe(false);
   });
 
   it('should refuse a port that is not one', () => {

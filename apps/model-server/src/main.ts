@@ -1,6 +1,8 @@
 // Runs the scripted OpenAI-compatible model server on its own: for the offline demo, for
 // benchmarks, and for pointing a dev instance at it (DEEPSEEK_BASE_URL=<printed url>).
-//   node dist/apps/model-server/src/main.js [--port 4010] [--host 127.0.0.1] [--scenarios DIR] [--api-key KEY]
+//   node dist/apps/model-server/src/main.js [--port 4010] [--host 127.0.0.1] [--scenarios DIR] [--api-key KEY] [--timings]
+// --timings prints one `timing {json}` line per finished request (conversation, start and end in
+// epoch ms): benchmarks subtract the model's own time from end-to-end figures with it.
 import { toolEnv, type ToolEnv } from '@h/config';
 import { builtinScenarioDir, startScriptedModelServer } from '@h/scripted-model';
 
@@ -10,6 +12,7 @@ interface CliOptions {
   scenarios: string;
   /** When set, other bearer tokens get DeepSeek's 401 (to try the key-error path). */
   apiKey?: string;
+  timings: boolean;
 }
 
 export function parseArgs(argv: string[], env: Pick<ToolEnv, 'MODEL_SERVER_PORT' | 'MODEL_SERVER_HOST' | 'MODEL_SERVER_SCENARIOS' | 'MODEL_SERVER_API_KEY'>): CliOptions {
@@ -24,6 +27,7 @@ export function parseArgs(argv: string[], env: Pick<ToolEnv, 'MODEL_SERVER_PORT'
     host: value('--host') ?? env.MODEL_SERVER_HOST ?? '127.0.0.1',
     scenarios: value('--scenarios') ?? env.MODEL_SERVER_SCENARIOS ?? builtinScenarioDir(),
     apiKey: value('--api-key') ?? env.MODEL_SERVER_API_KEY,
+    timings: argv.includes('--timings'),
   };
 }
 
@@ -34,6 +38,12 @@ async function main(): Promise<void> {
     host: options.host,
     scenarioDir: options.scenarios,
     apiKey: options.apiKey,
+    onRequestEnd: options.timings
+      ? (r) => {
+          const line = { seq: r.seq, conversation: r.conversation, turn: r.turn, outcome: r.outcome, startedAtMs: r.startedAtMs, endedAtMs: r.endedAtMs };
+          process.stdout.write(`timing ${JSON.stringify(line)}\n`);
+        }
+      : undefined,
   });
   process.stdout.write(`scripted model server listening on ${server.url}\n`);
   process.stdout.write(`scenarios (${options.scenarios}): ${server.scenarios().join(', ') || 'none'}; unmatched requests get the labelled demo model\n`);

@@ -33,6 +33,8 @@ export const envSchema = z.object({
   /** Public URL users open; printed at start and used for links. */
   H_PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().default('postgresql://root@127.0.0.1:5432/h'),
+  /** Postgres connections per process (api, worker). Each commit waits for a WAL flush; more connections let more commit at once. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** Prefix for BullMQ and pub/sub keys so several installations can share one Redis. */
   REDIS_PREFIX: z.string().min(1).default('h'),

@@ -7,7 +7,7 @@ import { PrismaClient } from './generated/client';
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleDestroy {
   constructor(config: AppConfig) {
-    super({ adapter: new PrismaPg({ connectionString: config.env.DATABASE_URL }) });
+    super({ adapter: new PrismaPg({ connectionString: config.env.DATABASE_URL, max: config.env.DATABASE_POOL_SIZE }) });
   }
 
   async onModuleDestroy(): Promise<void> {

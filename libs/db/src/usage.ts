@@ -34,18 +34,6 @@ export function splitUsage<R extends UsageRow>(row: R): [UsageTotals, Omit<R, ke
   return [{ requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd: Number(costUsd) }, rest];
 }
 
-/** Prisma `data` that adds `usage` to the stored totals. */
-export function usageIncrement(usage: UsageTotals) {
-  return {
-    requests: { increment: usage.requests },
-    promptTokens: { increment: usage.promptTokens },
-    completionTokens: { increment: usage.completionTokens },
-    cacheHitTokens: { increment: usage.cacheHitTokens },
-    cacheMissTokens: { increment: usage.cacheMissTokens },
-    costUsd: { increment: usage.costUsd },
-  };
-}
-
 export function toEngineUsage(u: UsageTotals): EngineUsage {
   const { costUsd, ...rest } = u;
   return { ...rest, reasoningTokens: 0, cost: costUsd };

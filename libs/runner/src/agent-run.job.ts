@@ -26,6 +26,8 @@ import { RunDispatcher } from '@h/runs';
 import { apiErrorCode } from './engine-error-codes';
 import { orderForRebuild } from './event-order';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
+import { RunEventWriter } from './run-event-writer';
+import { RunTimings } from './run-timings';
 import { SandboxManager } from './sandbox-manager.service';
 import { SessionOutputStore } from './session-output.store';
 
@@ -85,13 +87,14 @@ export class AgentRunJob {
       }),
     ]);
     await this.busSubscriptions;
-    const claim = await this.runs.claim(runId);
+    const timings = new RunTimings();
+    const claim = await timings.time('claim', () => this.runs.claim(runId));
     if (!claim) return; // finished, cancelled or parked meanwhile
     const { run, leaseId } = claim;
     const controller = new AbortController();
     this.controllers.set(runId, controller);
     try {
-      await this.execute(run, leaseId, controller);
+      await this.execute(run, leaseId, controller, timings);
     } catch (err) {
       if (err instanceof LeaseLostError) {
         this.logger.warn({ runId }, 'another worker took over this run; stopping here');
@@ -106,14 +109,19 @@ export class AgentRunJob {
     } finally {
       this.controllers.delete(runId);
       this.sessionSeqs.delete(run.sessionId);
-      await this.dispatcher.dispatch(run.teamId);
+      await timings.time('dispatch', () => this.dispatcher.dispatch(run.teamId));
+      this.logger.debug({ runId, timings: timings.summary() }, 'run segment timings');
     }
   }
 
-  private async execute(run: RunRecord, leaseId: string, controller: AbortController): Promise<void> {
-    const session = await this.sessions.findById(run.sessionId);
+  private async execute(run: RunRecord, leaseId: string, controller: AbortController, timings: RunTimings): Promise<void> {
+    const session = await timings.time('load.session', () => this.sessions.findById(run.sessionId));
     if (!session) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
-    const stored = await this.events.listAll(session.id);
+    // The log, the workspace row and the provider key are independent reads: in parallel.
+    const workspacePending = timings.time('load.workspace', () => this.workspaces.findById(session.workspaceId));
+    const providerPending = timings.time('load.provider', () => this.provider(session));
+    for (const p of [workspacePending, providerPending]) p.catch(() => undefined); // awaited below, or moot
+    const stored = await timings.time('load.events', () => this.events.listAll(session.id));
     // The engine logged how the run ended and the worker died before marking it: record that end
     // instead of running the agent (and asking the model) a second time.
     const ended = stored.find((e) => e.runId === run.id && Object.hasOwn(TERMINAL_STATUS, e.type));
@@ -127,11 +135,12 @@ export class AgentRunJob {
       await this.finish(run, leaseId, 'cancelled', null, { type: 'run.cancelled', data: { usage: toEngineUsage(ZERO_USAGE) } });
       return;
     }
-    const workspaceRow = await this.workspaces.findById(session.workspaceId);
+    const workspaceRow = await workspacePending;
     if (!workspaceRow) throw new RunFailure('WORKSPACE_GONE', 'The workspace was deleted.');
-    const provider = await this.provider(session);
+    const provider = await providerPending;
 
     const interrupted = await this.closeInterruptedCalls(run, leaseId, stored);
+    const tRebuild = performance.now();
     this.sessionSeqs.set(run.sessionId, Math.max(this.sessionSeqs.get(run.sessionId) ?? 0, [...stored, ...interrupted].at(-1)?.seq ?? 0));
     const log = orderForRebuild([...stored, ...interrupted], run.id);
     const decisions = this.decisionsFor(log, run.id);
@@ -140,6 +149,7 @@ export class AgentRunJob {
     // where the mode says so); closing them with a synthetic result would leave calls in the log
     // that have no tool.end.
     const conversation = rebuildConversation(log, { keepOpenCalls: true });
+    timings.add('rebuild', performance.now() - tRebuild);
     // Todos belong to the run that wrote them: the session's stored list must not show an earlier
     // run's plan while this one runs (the engine already starts this run without it).
     const storedTodos = (session.state as { todos?: unknown[] }).todos;
@@ -147,27 +157,34 @@ export class AgentRunJob {
 
     let sandbox;
     try {
-      sandbox = await this.sandboxes.open(workspaceRow);
+      sandbox = await timings.time('sandbox.open', () => this.sandboxes.open(workspaceRow));
     } catch (err) {
       if (err instanceof QuotaExceededError) throw new RunFailure('QUOTA_EXCEEDED', err.message);
       this.logger.error({ runId: run.id, err }, 'sandbox unavailable');
       throw new RunFailure('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }
 
+    // Events are written in batches, one commit each, ahead of every model request and every
+    // call that changes something (see RunEventWriter); a failed write stops the engine.
+    const writer = new RunEventWriter(
+      (batch) => this.writeBatch(run, leaseId, batch, timings),
+      () => controller.abort(),
+    );
     const result = await runAgent({
-      provider,
+      provider: writer.provider(timings.provider(provider)),
       model: session.model,
       thinking: session.thinking,
       // The session's own limit within the instance's; counted over the whole run (all segments).
       maxSteps: Math.min(session.maxSteps ?? this.config.env.AGENT_MAX_STEPS, this.config.env.AGENT_MAX_STEPS_LIMIT),
-      workspace: sandbox.workspace,
+      workspace: timings.workspace(sandbox.workspace),
       conversation,
       outputs: new SessionOutputStore(this.toolOutputs, session.id, run.id, this.config.env.TOOL_OUTPUT_MAX_BYTES),
       signal: controller.signal,
       authorize: (request) => this.authorize(session, decisions, request.call.id, request.category),
-      onEvent: async (event) => this.record(run, leaseId, await this.withRunTotals(run, stored, event)),
+      onEvent: async (event) => this.record(run, writer, await this.withRunTotals(run, stored, event, writer), timings),
     });
-    await this.conclude(run, leaseId, result);
+    await writer.flush();
+    await timings.time('conclude', () => this.conclude(run, leaseId, result));
   }
 
   private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult): Promise<void> {
@@ -236,41 +253,47 @@ export class AgentRunJob {
   /**
    * The engine's terminal event reports the usage of its own segment; a run that paused or lost its
    * worker had earlier segments. The event reports the whole run: the stored totals (exact, see
-   * appendUsageEvent) and the reasoning tokens of the earlier segments' usage events.
+   * EventRepository.append) and the reasoning tokens of the earlier segments' usage events.
    */
-  private async withRunTotals(run: RunRecord, stored: EventEnvelope[], event: AgentEvent): Promise<AgentEvent> {
+  private async withRunTotals(run: RunRecord, stored: EventEnvelope[], event: AgentEvent, writer: RunEventWriter): Promise<AgentEvent> {
     if (event.type !== 'run.done' && event.type !== 'run.failed' && event.type !== 'run.cancelled') return event;
     const earlier = stored.filter((e) => e.runId === run.id && e.type === 'usage');
     if (!earlier.length) return event;
+    await writer.flush(); // this segment's last usage may still be queued
     const totals = (await this.runs.findById(run.id))?.usage;
     if (!totals) return event;
     const reasoning = earlier.reduce((n, e) => n + ((e.data as { request: { reasoningTokens?: number } }).request.reasoningTokens ?? 0), 0);
     return { ...event, data: { ...event.data, usage: { ...toEngineUsage(totals), reasoningTokens: reasoning + event.data.usage.reasoningTokens } } } as AgentEvent;
   }
 
-  private async record(run: RunRecord, leaseId: string, engineEvent: AgentEvent): Promise<void> {
+  private async record(run: RunRecord, writer: RunEventWriter, engineEvent: AgentEvent, timings: RunTimings): Promise<void> {
     const event = withApiErrorCode(engineEvent);
-    if (event.type === 'text.delta' || event.type === 'thinking.delta') {
-      await this.bus.publishEphemeral({
-        sessionId: run.sessionId,
-        runId: run.id,
-        afterSeq: this.sessionSeqs.get(run.sessionId) ?? (await this.events.lastSeq(run.sessionId)),
-        ts: new Date().toISOString(),
-        type: event.type,
-        data: event.data,
-      });
-      return;
+    if (event.type !== 'text.delta' && event.type !== 'thinking.delta') return writer.push(event);
+    // Deltas arrive while the model streams (after the request's flush: nothing is queued), so
+    // the seq they follow is the last one written. This span overlaps `model`.
+    const afterSeq = this.sessionSeqs.get(run.sessionId) ?? (await this.events.lastSeq(run.sessionId));
+    const delta = { sessionId: run.sessionId, runId: run.id, afterSeq, ts: new Date().toISOString(), type: event.type, data: event.data };
+    await timings.time('publish.delta', () => this.bus.publishEphemeral(delta));
+  }
+
+  /**
+   * One batch of the engine's events in one statement: appended (fenced by the lease), with the
+   * usage of its model requests added to the totals and the derived state (todos, summary) merged;
+   * the writer publishes it after (in order).
+   */
+  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], timings: RunTimings): Promise<() => Promise<void>> {
+    let usage: UsageTotals | undefined;
+    const state: Record<string, unknown> = {};
+    for (const event of batch) {
+      if (event.type === 'usage') usage = addUsage(usage, requestUsage(event.data));
+      if (event.type === 'todos.updated') state.todos = event.data.todos;
+      if (event.type === 'summary.written') state.summary = event.data.summary;
     }
-    // A request's usage lands in the run's totals in the same transaction as its event, so a
-    // killed worker neither loses what the log records nor makes a resumed run count it again.
-    const appended =
-      event.type === 'usage'
-        ? await this.runs.appendUsageEvent(run, leaseId, event, requestUsage(event.data))
-        : await this.events.append(run.sessionId, [event], { runId: run.id, leaseId });
+    const appended = await timings.time('append', () =>
+      this.events.append(run.sessionId, batch, { runId: run.id, leaseId, usage, state: Object.keys(state).length ? state : undefined }),
+    );
     this.noteSeq(run.sessionId, appended.at(-1)?.seq ?? 0);
-    await this.bus.publishEvents(appended);
-    if (event.type === 'todos.updated') await this.sessions.mergeState(run.sessionId, { todos: event.data.todos });
-    if (event.type === 'summary.written') await this.sessions.mergeState(run.sessionId, { summary: event.data.summary });
+    return () => timings.time('publish', () => this.bus.publishEvents(appended));
   }
 
   private noteSeq(sessionId: string, seq: number): void {
@@ -301,6 +324,18 @@ export class AgentRunJob {
     }
     return new DeepSeekProvider({ apiKey, baseUrl: this.config.env.DEEPSEEK_BASE_URL });
   }
+}
+
+function addUsage(a: UsageTotals | undefined, b: UsageTotals): UsageTotals {
+  if (!a) return b;
+  return {
+    requests: a.requests + b.requests,
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    cacheHitTokens: a.cacheHitTokens + b.cacheHitTokens,
+    cacheMissTokens: a.cacheMissTokens + b.cacheMissTokens,
+    costUsd: a.costUsd + b.costUsd,
+  };
 }
 
 function requestUsage(data: Extract<AgentEvent, { type: 'usage' }>['data']): UsageTotals {

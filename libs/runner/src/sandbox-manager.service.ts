@@ -31,6 +31,8 @@ export type SandboxManagerRole = 'worker' | 'api';
 export class SandboxManager implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SandboxManager.name);
   private driverPromise: Promise<SandboxDriver> | null = null;
+  /** What open() returned per workspace, reused while the driver's client to it stays open. */
+  private readonly opened = new Map<string, { networkEnabled: boolean; workspace: Workspace; record: SandboxRecord }>();
 
   constructor(
     private readonly config: AppConfig,
@@ -121,6 +123,13 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
 
   /** A running sandbox for the workspace (started, re-created or claimed from the pool), as a Workspace. */
   async open(workspace: { id: string; teamId: string; networkEnabled: boolean }): Promise<{ workspace: Workspace; record: SandboxRecord }> {
+    const driver = await this.driver();
+    // The sandbox this process set up and is still connected to needs no Docker inspects and no
+    // record read and write per run (bench/runs): a stopped, removed or restarted container closes
+    // the client, and a changed network setting goes the long way (it re-creates the container).
+    // It is running, so the quota on starting sandboxes does not apply.
+    const known = this.opened.get(workspace.id);
+    if (known && known.networkEnabled === workspace.networkEnabled && driver.isConnected(known.record)) return known;
     const stored = await this.sandboxes.find(workspace.id);
     if (stored?.status !== 'running') {
       // Starting one more: the team's running sandboxes stay within TEAM_MAX_RUNNING_SANDBOXES.
@@ -128,7 +137,6 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       const limit = this.config.env.TEAM_MAX_RUNNING_SANDBOXES;
       if (used >= limit) throw new QuotaExceededError('runningSandboxes', used, limit);
     }
-    const driver = await this.driver();
     // Network access = the egress proxy's socket in the sandbox; the container's network stays none.
     if (workspace.networkEnabled && driver.kind === 'docker') await this.egress.serve(workspace.id);
     else await this.egress.stop(workspace.id);
@@ -145,7 +153,13 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       volumeName: record.volume,
       image: record.image ?? 'local',
     });
-    return { workspace: new SandboxWorkspace(() => driver.connect(record), { readMaxBytes: this.config.env.SANDBOX_READ_MAX_BYTES }), record };
+    const opened = {
+      networkEnabled: workspace.networkEnabled,
+      workspace: new SandboxWorkspace(() => driver.connect(record), { readMaxBytes: this.config.env.SANDBOX_READ_MAX_BYTES }),
+      record,
+    };
+    this.opened.set(workspace.id, opened);
+    return { workspace: opened.workspace, record };
   }
 
   /** A stored record, or null when it no longer matches the driver's schema (then it is re-created). */
@@ -156,6 +170,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
 
   async teardown(record: SandboxRecord): Promise<void> {
     const driver = await this.driver();
+    if (record.workspaceId) this.opened.delete(record.workspaceId);
     await driver.remove(record);
     if (record.workspaceId) await this.egress.remove(record.workspaceId);
   }

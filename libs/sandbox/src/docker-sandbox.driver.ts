@@ -207,6 +207,11 @@ export class DockerSandboxDriver implements SandboxDriver {
     return p;
   }
 
+  isConnected(record: SandboxRecord): boolean {
+    const client = this.clients.get(record.name);
+    return Boolean(client && !client.closed);
+  }
+
   async claimWarm(spec: SandboxSpec): Promise<SandboxRecord | null> {
     // Warm containers run with the driver's defaults; a workspace asking for another network or
     // other limits gets a cold container (neither can be changed on a running container).

@@ -119,6 +119,11 @@ export class LocalSandboxDriver implements SandboxDriver {
     return this.clients.get(record.name) ?? this.openClient(record, 10_000);
   }
 
+  isConnected(record: SandboxRecord): boolean {
+    const client = this.clients.get(record.name);
+    return Boolean(client && !client.closed);
+  }
+
   /** Connects to the directory's daemon; `waitMs` 0 = one attempt (is one running?). */
   private async openClient(record: SandboxRecord, waitMs: number): Promise<SandboxClient> {
     const s = await openUnixSocketStream(this.socketPath(record), waitMs);

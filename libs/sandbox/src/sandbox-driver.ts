@@ -103,6 +103,11 @@ export interface SandboxDriver {
   status(record: SandboxRecord): Promise<SandboxStatus>;
   /** A connected client; starts the sandbox if needed. Reused while open. */
   connect(record: SandboxRecord): Promise<SandboxClient>;
+  /**
+   * Whether this process holds an open client to the sandbox: the daemon answered on it and the
+   * stream has not closed since (a stopped, removed or restarted container closes it). No I/O.
+   */
+  isConnected(record: SandboxRecord): boolean;
   /** A warm sandbox re-assigned to the workspace, or null when the pool is empty/incompatible. */
   claimWarm(spec: SandboxSpec): Promise<SandboxRecord | null>;
   /** Startup: remove what no record knows, adopt leftover warm containers. */

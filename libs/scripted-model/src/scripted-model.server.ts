@@ -34,6 +34,8 @@ export interface ScriptedModelServerOptions {
   faults?: FaultSpec[];
   /** Answer unmatched requests with the labelled demo text (default true); false answers 404. */
   demo?: boolean;
+  /** Called once per recorded request when its response has been written out (or the client left). */
+  onRequestEnd?: (request: RecordedRequest) => void;
 }
 
 export type RequestOutcome = 'pending' | 'completed' | 'client_closed' | 'dropped' | 'error';
@@ -42,6 +44,13 @@ export interface RecordedRequest {
   /** 1-based, in arrival order. */
   seq: number;
   receivedAt: number;
+  /**
+   * High-resolution epoch milliseconds (performance.timeOrigin + now) when the handler started and
+   * when the response was flushed or the client went away: the model's own time, comparable with
+   * other processes' clocks on the same host (benchmarks subtract it from end-to-end times).
+   */
+  startedAtMs: number;
+  endedAtMs?: number;
   method: string;
   path: string;
   /** Request headers, authorization masked. */
@@ -94,6 +103,8 @@ interface PendingFault {
 }
 
 
+const hrNow = (): number => performance.timeOrigin + performance.now();
+
 export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
   const registry = new Map<string, Scenario>();
   const conversations = new Map<string, ConversationState>();
@@ -136,12 +147,23 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       return;
     }
     const record: RecordedRequest = {
-      seq: requests.length + 1, receivedAt: Date.now(), method: req.method ?? 'GET', path,
+      seq: requests.length + 1, receivedAt: Date.now(), startedAtMs: hrNow(), method: req.method ?? 'GET', path,
       headers: maskHeaders(req), body: undefined, scenario: null, conversation: null, firstUserMessage: null, turn: null,
       promptTokens: 0, cacheHitTokens: 0, prefixShare: 0, status: 0, outcome: 'pending', failures: [],
     };
     requests.push(record);
+    const ended = (): void => {
+      if (record.endedAtMs !== undefined) return;
+      record.endedAtMs = hrNow();
+      options.onRequestEnd?.(record);
+    };
+    res.once('finish', ended);
+    res.once('close', ended);
+    // A first turn stops counting as open the moment its answer is decided, not when the socket's
+    // close event comes: a client may retry before that event, and its retry is the same turn.
+    let releaseFirstTurn = (): void => undefined;
     const fail = (status: number, message: string, type: string): void => {
+      releaseFirstTurn();
       record.status = status;
       record.outcome = 'error';
       sendError(res, status, message, type);
@@ -197,7 +219,12 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     if (firstTurn && !namedConversation) {
       const opened = state;
       opened.openFirstTurns++;
-      res.on('close', () => opened.openFirstTurns--);
+      let released = false;
+      releaseFirstTurn = () => {
+        if (!released) opened.openFirstTurns--;
+        released = true;
+      };
+      res.on('close', () => releaseFirstTurn());
     }
     record.scenario = scenario?.name ?? null;
     record.conversation = namedConversation ? key : `${key}#${state.tag}`;
@@ -256,7 +283,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     });
     if (!body.stream) {
       record.status = 200;
-      if (fault?.type === 'hang' || fault?.type === 'drop') return endWithFault(req, res, record, fault, []);
+      if (fault?.type === 'hang' || fault?.type === 'drop') return endWithFault(req, res, record, fault, [], releaseFirstTurn);
       if (fault?.type === 'stream_error') return fail(500, 'Server overloaded, please retry (scripted fault)', 'server_error');
       if (fault?.type === 'queued') await waitOrClose(res, fault.forMs);
       if (record.outcome === 'client_closed') return;
@@ -272,7 +299,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     res.on('close', () => {
       closed = true;
     });
-    if (fault?.type === 'hang' || fault?.type === 'drop' || fault?.type === 'stream_error') return endWithFault(req, res, record, fault, chunks);
+    if (fault?.type === 'hang' || fault?.type === 'drop' || fault?.type === 'stream_error') return endWithFault(req, res, record, fault, chunks, releaseFirstTurn);
     if (fault?.type === 'queued') {
       const until = Date.now() + fault.forMs;
       while (!closed && Date.now() < until) {
@@ -292,9 +319,17 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     onAnswered();
   }
 
-  function endWithFault(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, fault: FaultSpec, chunks: Array<Record<string, unknown>>): void {
+  function endWithFault(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    fault: FaultSpec,
+    chunks: Array<Record<string, unknown>>,
+    releaseFirstTurn: () => void,
+  ): void {
     const after = fault.type === 'drop' || fault.type === 'stream_error' ? (fault.afterChunks ?? 2) : fault.type === 'hang' ? fault.afterChunks : undefined;
     if (after !== undefined) for (const c of chunks.slice(0, after)) res.write(`data: ${JSON.stringify(c)}\n\n`);
+    if (fault.type === 'stream_error' || fault.type === 'drop') releaseFirstTurn();
     if (fault.type === 'stream_error') {
       record.outcome = 'error';
       res.end(`data: ${JSON.stringify({ error: { message: 'Server overloaded, please retry (scripted fault)', type: 'server_error' } })}\n\n`);

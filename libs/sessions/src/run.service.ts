@@ -37,20 +37,22 @@ export class RunService {
         userId: principal.userId,
         content: body.content,
         clientMessageId: body.clientMessageId,
+        // The first message names the session, in the same transaction.
+        title: session.title ? undefined : titleFromMessage(body.content),
         maxActive: this.config.env.TEAM_MAX_ACTIVE_RUNS,
       })
       .catch((err: unknown) => {
         throw err instanceof QuotaExceededError ? quotaExceeded(err) : err;
       });
-    if (created) {
-      // Admission first: it is on the path to a working agent; the title and the live fan-out of
-      // the message (already in the log) can follow.
-      await this.dispatcher.dispatch(access.teamId);
-      await this.bus.publishEvents(events);
-      if (!session.title) await this.sessions.update(sessionId, { title: titleFromMessage(body.content) });
-    }
-    const fresh = (await this.runs.findById(run.id)) ?? run;
-    return { run: await this.toDto(fresh), created };
+    if (!created) return { run: await this.toDto((await this.runs.findById(run.id)) ?? run), created };
+    // Admission first: it is on the path to a working agent; the live fan-out of the message
+    // (already in the log) can follow.
+    const admitted = (await this.dispatcher.dispatch(access.teamId)).find((r) => r.id === run.id);
+    await this.bus.publishEvents(events);
+    // Admitted by this pass: running, no queue position, nothing to read back (a burst of 50
+    // messages spent two queries each on it). Otherwise the run's state now, and its place in line.
+    if (admitted) return { run: await this.toDto(admitted), created };
+    return { run: await this.toDto((await this.runs.findById(run.id)) ?? run), created };
   }
 
   async get(id: string): Promise<RunDto> {

@@ -24,7 +24,9 @@ const askingScenario = scenario('queue-asking', 'queue: ask and wait', [
   finishTurn({ lastMessageRole: 'tool', lastMessageContains: 'waited' }),
 ]);
 const orderedScenario = scenario('queue-ordered', 'queue: first of three', [
-  { expect: { lastMessageRole: 'user', lastMessageContains: 'first of three' }, text: 'answer one' },
+  // Slow, so that the first run still holds the session while the other two are posted (a quick
+  // answer can end before the next POST arrives).
+  { expect: { lastMessageRole: 'user', lastMessageContains: 'first of three' }, fault: { type: 'slow', chunkDelayMs: 300 }, text: 'answer one' },
   { expect: { lastMessageRole: 'user', lastMessageContains: 'second of three', messagesContain: 'answer one' }, text: 'answer two' },
   { expect: { lastMessageRole: 'user', lastMessageContains: 'third of three', messagesContain: 'answer two' }, text: 'answer three' },
 ]);

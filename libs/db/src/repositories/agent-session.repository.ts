@@ -84,11 +84,8 @@ export class AgentSessionRepository {
     return toRecord(await this.prisma.agentSession.update({ where: { id }, data, select: sessionSelect }));
   }
 
-  /** Merges derived state (todos, summary) written by the worker. */
+  /** Merges derived state (top-level keys replaced), in one statement. The worker's batches merge theirs in EventRepository.append. */
   async mergeState(id: string, patch: Record<string, unknown>): Promise<void> {
-    const row = await this.prisma.agentSession.findUnique({ where: { id }, select: { state: true } });
-    const state = { ...((row?.state ?? {}) as Record<string, unknown>), ...patch };
-    await this.prisma.agentSession.update({ where: { id }, data: { state: state as Prisma.InputJsonValue } });
+    await this.prisma.$executeRaw`UPDATE "AgentSession" SET "state" = "state" || ${JSON.stringify(patch)}::jsonb WHERE "id" = ${id}::uuid`;
   }
-
 }

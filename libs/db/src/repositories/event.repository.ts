@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { assertSessionEvent, type EventEnvelope } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
 import { Prisma } from '../generated/client';
+import { UsageTotals, ZERO_USAGE } from '../usage';
 
 // The envelope every part shares is defined once, in the contracts (zod schema and type).
 export type { EventEnvelope };
@@ -34,24 +35,45 @@ export class EventRepository {
    * bump and the insert used to be an interactive transaction of five round trips holding a pooled
    * connection throughout, which with 50 concurrent runs made the pool the bottleneck of every
    * event's latency (bench/runs).
+   *
+   * What a worker's batch of events implies rides in the same statement, so each batch costs one
+   * commit (one WAL flush, the dominant cost of an append): `usage` (needs the lease) is added to the
+   * run's and the session's totals, so a killed worker neither loses a model request the log
+   * records nor makes a resumed run count it again; `state` is merged into the session's derived
+   * state (top-level keys replaced, like `{ ...state, ...patch }`).
    */
-  async append(sessionId: string, events: NewEvent[], options: { runId?: string | null; leaseId?: string; tx?: Tx } = {}): Promise<EventEnvelope[]> {
+  async append(
+    sessionId: string,
+    events: NewEvent[],
+    options: { runId?: string | null; leaseId?: string; tx?: Tx; usage?: UsageTotals; state?: Record<string, unknown> } = {},
+  ): Promise<EventEnvelope[]> {
     if (!events.length) return [];
     // The log is what every reader rebuilds from: a producer that writes a shape the contract does
     // not know fails here, loudly, instead of breaking a replay later.
     for (const e of events) assertSessionEvent({ type: e.type, data: e.data ?? {} });
     const runId = options.runId ?? null;
     const fenced = Boolean(options.leaseId && options.runId);
+    if (options.usage && !fenced) throw new Error('usage is only added by the worker that holds the run\'s lease');
+    const u = options.usage ?? ZERO_USAGE;
+    const cost = String(u.costUsd);
+    const state = JSON.stringify(options.state ?? {});
     const ts = new Date();
     const items = JSON.stringify(events.map((e) => ({ type: e.type, data: e.data ?? {} })));
     const client = options.tx ?? this.prisma;
     const rows = await client.$queryRaw<Array<{ seq: number }>>`
       WITH owned AS (
-        UPDATE "Run" SET "updatedAt" = now() AT TIME ZONE 'UTC'
+        UPDATE "Run" SET "updatedAt" = now() AT TIME ZONE 'UTC',
+          "requests" = "requests" + ${u.requests}::int, "promptTokens" = "promptTokens" + ${u.promptTokens}::int,
+          "completionTokens" = "completionTokens" + ${u.completionTokens}::int, "cacheHitTokens" = "cacheHitTokens" + ${u.cacheHitTokens}::int,
+          "cacheMissTokens" = "cacheMissTokens" + ${u.cacheMissTokens}::int, "costUsd" = "costUsd" + ${cost}::numeric
         WHERE ${fenced}::boolean AND "id" = ${runId}::uuid AND "leaseId" = ${options.leaseId ?? null}::text
         RETURNING 1
       ), bumped AS (
-        UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + ${events.length}::int, "updatedAt" = now() AT TIME ZONE 'UTC'
+        UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + ${events.length}::int, "updatedAt" = now() AT TIME ZONE 'UTC',
+          "requests" = "requests" + ${u.requests}::int, "promptTokens" = "promptTokens" + ${u.promptTokens}::int,
+          "completionTokens" = "completionTokens" + ${u.completionTokens}::int, "cacheHitTokens" = "cacheHitTokens" + ${u.cacheHitTokens}::int,
+          "cacheMissTokens" = "cacheMissTokens" + ${u.cacheMissTokens}::int, "costUsd" = "costUsd" + ${cost}::numeric,
+          "state" = "state" || ${state}::jsonb
         WHERE "id" = ${sessionId}::uuid AND (NOT ${fenced}::boolean OR EXISTS (SELECT 1 FROM owned))
         RETURNING "lastSeq"
       )

@@ -4,8 +4,8 @@ import { ACTIVE_RUN_STATUSES, FINISHED_RUN_STATUSES, type RunStatus as WireRunSt
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
 import { QuotaExceededError } from '../quota';
-import { splitUsage, UsageTotals, usageIncrement, usageSelect } from '../usage';
-import { EventEnvelope, EventRepository, NewEvent } from './event.repository';
+import { splitUsage, UsageTotals, usageSelect, ZERO_USAGE } from '../usage';
+import { EventEnvelope, EventRepository } from './event.repository';
 
 export type RunStatusName = `${RunStatus}`;
 // The database enum and the contract's statuses are one set: a drift is a compile error here.
@@ -73,6 +73,7 @@ export class RunRepository {
   /**
    * Creates a queued run and appends its `message.user` event in one transaction. A repeated
    * `clientMessageId` returns the first run instead (idempotent retries from flaky clients).
+   * `title` names a session that has no title yet, in the same transaction (no commit of its own).
    * A team with `maxActive` runs queued or running gets a QuotaExceededError; the count is taken
    * under a per-team lock, so parallel posts cannot overshoot it.
    */
@@ -82,36 +83,67 @@ export class RunRepository {
     userId: string;
     content: string;
     clientMessageId?: string;
+    title?: string;
     maxActive: number;
   }): Promise<{ run: RunRecord; created: boolean; events: EventEnvelope[] }> {
     if (input.clientMessageId) {
       const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
       if (existing) return { run: existing, created: false, events: [] };
     }
-    try {
-      return await this.prisma.$transaction(async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-run-quota:' + input.teamId}))`;
-        const used = await tx.run.count({ where: { teamId: input.teamId, status: { in: QUOTA_RUN_STATUSES } } });
-        if (used >= input.maxActive) throw new QuotaExceededError('activeRuns', used, input.maxActive);
-        const run = await tx.run.create({
-          data: { sessionId: input.sessionId, teamId: input.teamId, userId: input.userId, clientMessageId: input.clientMessageId },
-          select: runSelect,
-        });
-        const events = await this.events.append(
-          input.sessionId,
-          [{ type: 'message.user', data: { content: input.content, userId: input.userId } }],
-          { runId: run.id, tx },
-        );
-        return { run: toRecord(run), created: true, events };
-      });
-    } catch (err) {
+    // The quota count needs the lock first (a statement sees only what committed before it
+    // began); the rest is one statement: the run, its message event and the session's first title
+    // (a burst of 50 messages used to spend five round trips and a second commit per message here,
+    // bench/runs). A raced clientMessageId inserts nothing (ON CONFLICT), so nothing else is written.
+    const id = randomUUID();
+    const ts = new Date();
+    const at = ts.toISOString();
+    const data = { content: input.content, userId: input.userId };
+    const rows = await this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-run-quota:' + input.teamId}))`;
+      const used = await tx.run.count({ where: { teamId: input.teamId, status: { in: QUOTA_RUN_STATUSES } } });
+      if (used >= input.maxActive) throw new QuotaExceededError('activeRuns', used, input.maxActive);
+      return tx.$queryRaw<Array<{ seq: number }>>`
+        WITH run AS (
+          INSERT INTO "Run" ("id", "sessionId", "teamId", "userId", "clientMessageId", "queuedAt", "createdAt", "updatedAt")
+          VALUES (${id}::uuid, ${input.sessionId}::uuid, ${input.teamId}::uuid, ${input.userId}::uuid, ${input.clientMessageId ?? null}::text,
+            ${at}::timestamp(3), ${at}::timestamp(3), ${at}::timestamp(3))
+          ON CONFLICT ("sessionId", "clientMessageId") DO NOTHING
+          RETURNING "id"
+        ), bumped AS (
+          UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = ${at}::timestamp(3),
+            "title" = CASE WHEN "title" = '' AND ${input.title ?? null}::text IS NOT NULL THEN ${input.title ?? null}::text ELSE "title" END
+          WHERE "id" = ${input.sessionId}::uuid AND EXISTS (SELECT 1 FROM run)
+          RETURNING "lastSeq"
+        )
+        INSERT INTO "Event" ("sessionId", "seq", "runId", "type", "data", "ts")
+        SELECT ${input.sessionId}::uuid, b."lastSeq", ${id}::uuid, 'message.user', ${JSON.stringify(data)}::jsonb, ${at}::timestamp(3)
+        FROM bumped b
+        RETURNING "seq"`;
+    });
+    if (!rows.length) {
       // Two requests with the same clientMessageId raced; the loser answers with the winner's run.
-      if ((err as { code?: string }).code === 'P2002' && input.clientMessageId) {
-        const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
-        if (existing) return { run: existing, created: false, events: [] };
-      }
-      throw err;
+      const existing = input.clientMessageId ? await this.findByClientMessageId(input.sessionId, input.clientMessageId) : null;
+      if (existing) return { run: existing, created: false, events: [] };
+      throw new Error(`session ${input.sessionId} does not exist`);
     }
+    const run: RunRecord = {
+      id,
+      sessionId: input.sessionId,
+      teamId: input.teamId,
+      userId: input.userId,
+      status: 'queued',
+      clientMessageId: input.clientMessageId ?? null,
+      attempts: 0,
+      error: null,
+      usage: { ...ZERO_USAGE },
+      cancelRequestedAt: null,
+      queuedAt: ts,
+      startedAt: null,
+      finishedAt: null,
+      createdAt: ts,
+    };
+    const events: EventEnvelope[] = [{ sessionId: input.sessionId, seq: Number(rows[0].seq), runId: id, ts: at, type: 'message.user', data }];
+    return { run, created: true, events };
   }
 
   private async findByClientMessageId(sessionId: string, clientMessageId: string): Promise<RunRecord | null> {
@@ -223,21 +255,6 @@ export class RunRepository {
     if (!claimed) return null;
     const run = await this.findById(id);
     return run ? { run, leaseId } : null;
-  }
-
-  /**
-   * Appends a run's `usage` event and adds that model request to the run's and the session's totals
-   * in the same transaction, fenced by the worker's lease: a worker killed at any moment can
-   * neither lose a request the log records nor count one twice.
-   */
-  async appendUsageEvent(run: { id: string; sessionId: string }, leaseId: string, event: NewEvent, usage: UsageTotals): Promise<EventEnvelope[]> {
-    const inc = usageIncrement(usage);
-    return this.prisma.$transaction(async (tx) => {
-      const appended = await this.events.append(run.sessionId, [event], { runId: run.id, leaseId, tx });
-      await tx.run.update({ where: { id: run.id }, data: inc, select: { id: true } });
-      await tx.agentSession.update({ where: { id: run.sessionId }, data: inc, select: { id: true } });
-      return appended;
-    });
   }
 
   /**
