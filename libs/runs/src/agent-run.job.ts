@@ -22,10 +22,10 @@ import {
 import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { DeepSeekProvider, registerConfiguredModels, type ModelProvider } from '@h/llm';
 import { ProviderSecretReader } from '@h/providers';
-import { RunDispatcher } from '@h/runs';
+import { SandboxManager } from '@h/workspaces';
 import { orderForRebuild } from './event-order';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
-import { SandboxManager } from './sandbox-manager.service';
+import { RunDispatcher } from './run-dispatcher.service';
 import { SessionOutputStore } from './session-output.store';
 
 const EPHEMERAL = new Set(['text.delta', 'thinking.delta']);
