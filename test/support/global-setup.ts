@@ -3,14 +3,16 @@ import { mkdirSync } from 'node:fs';
 import { Client } from 'pg';
 import { ADMIN_DATABASE_URL, TEST_DATABASE_NAME, TEST_DATABASE_URL, TEST_LOG_DIR } from './test-env';
 
-// Applies migrations once per jest run with the real Prisma CLI (the same path H uses at start).
+// Creates the test database afresh and applies migrations once per jest run with the real Prisma CLI (the same path H uses at start).
 export default async function globalSetup(): Promise<void> {
   mkdirSync(TEST_LOG_DIR, { recursive: true });
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
   await admin.connect();
   try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [TEST_DATABASE_NAME]);
-    if (!rowCount) await admin.query(`CREATE DATABASE "${TEST_DATABASE_NAME}"`);
+    // A fresh database every run: one left by an earlier run (another branch's migrations, a
+    // half-applied one, stray rows) must not decide whether this run passes.
+    await admin.query(`DROP DATABASE IF EXISTS "${TEST_DATABASE_NAME}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${TEST_DATABASE_NAME}"`);
   } finally {
     await admin.end();
   }
