@@ -2,8 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/com
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@h/http';
 import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
-import { RunService } from './run.service';
-import { CreateSessionDto, PostMessageDto, RunDto, RunListDto, SessionDto, SessionListDto, SessionStateDto, UpdateSessionDto } from './session.dto';
+import { PostMessageDto, RunDto, RunListDto, RunService } from '@h/runs';
+import { CreateSessionDto, SessionDto, SessionListDto, SessionStateDto, UpdateSessionDto } from './session.dto';
 import { SessionService } from './session.service';
 
 @ApiTags('sessions')

@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiTags } fr
 import { ErrorResponseDto } from '@h/http';
 import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
 import { PermissionService } from './permission.service';
-import { PermissionDecisionDto, PermissionDto, PermissionListDto, PermissionsQueryDto, TeamUsageDto, UsageQueryDto } from './session.dto';
+import { PermissionDecisionDto, PermissionDto, PermissionListDto, PermissionsQueryDto, TeamUsageDto, UsageQueryDto } from './run.dto';
 import { UsageService } from './usage.service';
 
 @ApiTags('permissions')
