@@ -14,7 +14,13 @@ const swc = ['@swc/jest', {
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': swc },
-  moduleNameMapper: { '^@h/([a-z0-9-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: {
+    // sandboxd's Nest-free entry into the config library (see tsconfig.base.json).
+    '^@h/config/sandboxd$': '<rootDir>/libs/config/src/sandboxd-env.ts',
+    // The web's zod-free entries into the contracts (see apps/web/tsconfig.json).
+    '^@h/contracts/([a-z0-9-]+)$': '<rootDir>/libs/contracts/src/$1.ts',
+    '^@h/([a-z0-9-]+)$': '<rootDir>/libs/$1/src/index.ts',
+  },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.next/'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/apps/web/.next/'],
 };

@@ -2,7 +2,7 @@
 // Builds everything H runs: the Prisma client, the server apps (tsc -> dist/) and the web app.
 // Each step prints what it does; a failing step stops the build with its output.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -29,7 +29,8 @@ if (!only.length || only.includes('server')) {
   mkdirSync(join(root, 'dist'), { recursive: true });
   writeFileSync(
     join(root, 'dist/tsconfig.json'),
-    JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@h/*': ['libs/*/src/index'] } } }, null, 2) + '\n',
+    // The source's own map, so entries such as @h/config/sandboxd resolve in dist/ too.
+    JSON.stringify({ compilerOptions: { baseUrl: '.', paths: JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')).compilerOptions.paths } }, null, 2) + '\n',
   );
 }
 if (existsSync(join(root, 'apps/web/package.json')) || existsSync(join(root, 'apps/web/next.config.ts'))) {

@@ -15,7 +15,7 @@ export H_PORT="${H_PORT:-3000}"
 export H_HOST="${H_HOST:-127.0.0.1}"
 export WEB_PORT="${WEB_PORT:-3001}"
 export WEB_INTERNAL_URL="${WEB_INTERNAL_URL:-http://127.0.0.1:$WEB_PORT}"
-export H_DATA_DIR="${H_DATA_DIR:-$ROOT/var/data}"
+# H_DATA_DIR: the env schema's default (./var/data, from $ROOT, where every process starts).
 # Plain HTTP on a local port: Secure cookies would never be sent back. Put H behind HTTPS and set
 # H_SECURE_COOKIES=true for anything but a local trial.
 export H_SECURE_COOKIES="${H_SECURE_COOKIES:-false}"

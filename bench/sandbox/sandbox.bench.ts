@@ -85,7 +85,7 @@ async function ptyThroughput(client: SandboxClient, bytes: number): Promise<numb
 }
 
 async function main(): Promise<void> {
-  const image = await ensureSandboxImage();
+  const image = await ensureSandboxImage({ prebuilt: process.env.H_SANDBOX_IMAGE });
   const docker = new Docker();
   const driver = new DockerSandboxDriver({ image, docker, namePrefix: prefix, extraLabels: labels, idleTimeoutMs: 0 });
   const pooled = new DockerSandboxDriver({ image, docker, namePrefix: `${prefix}p-`, extraLabels: labels, idleTimeoutMs: 0, poolSize: 1 });

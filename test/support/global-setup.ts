@@ -26,6 +26,6 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.H_TEST_SKIP_SANDBOX_IMAGE !== '1') {
     // globalSetup runs outside jest's module mapping: import the file, not @h/sandbox.
     const { ensureSandboxImage } = await import('../../libs/sandbox/src/sandbox-image');
-    process.env.H_SANDBOX_IMAGE = await ensureSandboxImage();
+    process.env.H_SANDBOX_IMAGE = await ensureSandboxImage({ prebuilt: process.env.H_SANDBOX_IMAGE });
   }
 }

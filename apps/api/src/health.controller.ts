@@ -2,7 +2,7 @@ import { Controller, Get, HttpStatus, Logger, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { HealthRepository } from '@h/db';
-import { ErrorResponseDto } from '@h/http';
+import { errorBody, ErrorResponseDto } from '@h/http';
 import { Public } from '@h/identity';
 
 class HealthDto {
@@ -50,7 +50,7 @@ export class HealthController {
     const failing = Object.entries(checks).filter(([, v]) => v !== 'ok');
     if (failing.length) {
       res.status(HttpStatus.SERVICE_UNAVAILABLE);
-      return { error: { code: 'NOT_READY', message: failing.map(([k, v]) => `${k}: ${v}`).join('; ') } };
+      return errorBody('NOT_READY', failing.map(([k, v]) => `${k}: ${v}`).join('; '));
     }
     return { status: 'ok', checks };
   }

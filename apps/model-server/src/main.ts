@@ -1,6 +1,7 @@
 // Runs the scripted OpenAI-compatible model server on its own: for the offline demo, for
 // benchmarks, and for pointing a dev instance at it (DEEPSEEK_BASE_URL=<printed url>).
 //   node dist/apps/model-server/src/main.js [--port 4010] [--host 127.0.0.1] [--scenarios DIR] [--api-key KEY]
+import { toolEnv, type ToolEnv } from '@h/config';
 import { builtinScenarioDir, startScriptedModelServer } from '@h/scripted-model';
 
 interface CliOptions {
@@ -11,7 +12,7 @@ interface CliOptions {
   apiKey?: string;
 }
 
-export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
+export function parseArgs(argv: string[], env: Pick<ToolEnv, 'MODEL_SERVER_PORT' | 'MODEL_SERVER_HOST' | 'MODEL_SERVER_SCENARIOS' | 'MODEL_SERVER_API_KEY'>): CliOptions {
   const value = (flag: string): string | undefined => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -27,7 +28,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
 }
 
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2), process.env);
+  const options = parseArgs(process.argv.slice(2), toolEnv());
   const server = await startScriptedModelServer({
     port: options.port,
     host: options.host,

@@ -1,6 +1,8 @@
+import { sandboxdEnv } from '@h/config/sandboxd';
+
 // The driver tells the daemon the workspace's disk budget (SANDBOXD_DISK_MB), so a full disk is
 // explained in the words of the product rather than only the kernel's "No space left on device".
-const budgetMb = Number(process.env.SANDBOXD_DISK_MB) || 0;
+const budgetMb = sandboxdEnv().SANDBOXD_DISK_MB;
 
 export function diskFullMessage(): string {
   const budget = budgetMb ? `the workspace disk budget of ${budgetMb} MB is used up` : 'the workspace disk is full';

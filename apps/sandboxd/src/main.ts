@@ -1,3 +1,4 @@
+import { sandboxdEnv } from '@h/config/sandboxd';
 import { DEFAULT_SOCKET_PATH, WORKSPACE_ROOT } from '@h/sandbox-protocol';
 import { runBridge } from './bridge';
 import { EGRESS_DEFAULT_PORT, startEgressForwarder } from './egress-forwarder';
@@ -11,18 +12,19 @@ function arg(name: string): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const socketPath = arg('--socket') ?? process.env.SANDBOXD_SOCKET ?? DEFAULT_SOCKET_PATH;
+  const env = sandboxdEnv();
+  const socketPath = arg('--socket') ?? env.SANDBOXD_SOCKET ?? DEFAULT_SOCKET_PATH;
   if (process.argv.includes('--bridge')) {
     await runBridge(socketPath);
     return;
   }
-  const root = arg('--root') ?? process.env.SANDBOXD_ROOT ?? WORKSPACE_ROOT;
+  const root = arg('--root') ?? env.SANDBOXD_ROOT ?? WORKSPACE_ROOT;
   const server = new SandboxServer({ root, socketPath });
   await server.listen();
   // Set by the driver only for workspaces with network access (the host proxy's socket is mounted).
-  const egressSocket = process.env.SANDBOXD_EGRESS_SOCKET;
+  const egressSocket = env.SANDBOXD_EGRESS_SOCKET;
   if (egressSocket) {
-    const port = Number(process.env.SANDBOXD_EGRESS_PORT) || EGRESS_DEFAULT_PORT;
+    const port = env.SANDBOXD_EGRESS_PORT ?? EGRESS_DEFAULT_PORT;
     await startEgressForwarder(egressSocket, port);
     process.stderr.write(`sandboxd: egress proxy offered on 127.0.0.1:${port}\n`);
   }
@@ -33,7 +35,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
   // A parent that dies without a signal (local driver) must not leave the daemon behind.
-  if (process.env.SANDBOXD_EXIT_WITH_PARENT === '1') {
+  if (env.SANDBOXD_EXIT_WITH_PARENT) {
     process.on('disconnect', shutdown);
   }
 }

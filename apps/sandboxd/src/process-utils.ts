@@ -3,7 +3,7 @@ import { commandEnv } from '@h/workspace-fs';
 import { egressProxyEnv } from './egress-forwarder';
 
 /** The command environment every driver gives (see @h/workspace-fs): allowlisted host variables plus the caller's. */
-export function sanitizedEnv(extra?: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function sanitizedEnv(extra?: Record<string, string>, base?: Readonly<Record<string, string | undefined>>): Record<string, string> {
   // The egress proxy, when this workspace may use the network (set up by the daemon, not inherited).
   return commandEnv({ ...egressProxyEnv(), ...(extra ?? {}) }, base);
 }

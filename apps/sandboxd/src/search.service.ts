@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { sandboxdEnv } from '@h/config/sandboxd';
 import type { GrepMatch } from '@h/contracts';
 import { compileUserPattern, SEARCH_BUDGET_MS, type LinearPattern } from '@h/patterns';
 import type { FsFindParams, FsFindResult, FsGrepParams, FsGrepResult } from '@h/sandbox-protocol';
@@ -17,7 +18,7 @@ export class SearchService {
   constructor(
     private readonly paths: PathResolver,
     private readonly fs: FsService,
-    private readonly rgPath = process.env.SANDBOXD_RG ?? 'rg',
+    private readonly rgPath = sandboxdEnv().SANDBOXD_RG,
     private readonly searchBudgetMs = SEARCH_BUDGET_MS,
   ) {}
 

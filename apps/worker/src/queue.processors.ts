@@ -1,6 +1,6 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig } from '@h/config';
+import { AppConfig, envValue } from '@h/config';
 import type { Job } from 'bullmq';
 import { JobName, QueueName } from '@h/jobs';
 import { RunDispatcher } from '@h/runs';
@@ -46,9 +46,9 @@ export class WorkspaceQueueProcessor extends DispatchingProcessor {
 }
 
 // Worker options are fixed when BullMQ creates the worker, before the config service exists, so
-// the lock is read from the environment here (same variable and default as the env schema). A
-// killed worker's run is detected as stalled after about this long and resumes on another worker.
-const runLockMs = Number(process.env.RUN_LOCK_MS) || 15000;
+// the lock is read here through the env schema's own entry (same checks and default). A killed
+// worker's run is detected as stalled after about this long and resumes on another worker.
+const runLockMs = envValue('RUN_LOCK_MS');
 
 @Processor(QueueName.Agent, { lockDuration: runLockMs, stalledInterval: Math.max(1000, Math.floor(runLockMs / 2)), maxStalledCount: 10 })
 export class AgentQueueProcessor extends DispatchingProcessor {

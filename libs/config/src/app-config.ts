@@ -19,6 +19,11 @@ export class AppConfig {
     return this.env.H_SECURE_COOKIES ?? this.isProduction;
   }
 
+  /** Absolute dir of the local driver's workspaces (SANDBOX_LOCAL_DIR or <H_DATA_DIR>/workspaces). */
+  get sandboxLocalDir(): string {
+    return resolve(this.env.SANDBOX_LOCAL_DIR ?? join(this.env.H_DATA_DIR, 'workspaces'));
+  }
+
   /** Absolute dir of the workspaces' disk images (SANDBOX_DISK_DIR or <H_DATA_DIR>/sandbox-disks). */
   get sandboxDiskDir(): string {
     return resolve(this.env.SANDBOX_DISK_DIR ?? join(this.env.H_DATA_DIR, 'sandbox-disks'));

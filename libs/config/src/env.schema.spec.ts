@@ -1,5 +1,6 @@
+import { join, resolve } from 'node:path';
 import { AppConfig } from './app-config';
-import { ConfigError, parseEnv } from './env.schema';
+import { ConfigError, envValue, parseEnv } from './env.schema';
 
 describe(parseEnv.name, () => {
   it('should apply documented defaults when nothing is set', () => {
@@ -58,5 +59,27 @@ describe(parseEnv.name, () => {
   it("should accept express's trust proxy forms and refuse anything else by name", () => {
     for (const v of ['loopback', 'false', '172.18.0.1', '10.0.0.0/8, loopback', 'fd00::/8', '1']) expect(parseEnv({ TRUST_PROXY: v }).TRUST_PROXY).toBe(v);
     for (const v of ['yes please', '300.1.1.1', '10.0.0.0/33', 'loopback;rm']) expect(() => parseEnv({ TRUST_PROXY: v })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe(envValue.name, () => {
+  it('should parse one variable with the schema default and checks', () => {
+    expect(envValue('RUN_LOCK_MS', {})).toBe(15000);
+    expect(envValue('RUN_LOCK_MS', { RUN_LOCK_MS: '30000' })).toBe(30000);
+    expect(() => envValue('RUN_LOCK_MS', { RUN_LOCK_MS: '5' })).toThrow(/RUN_LOCK_MS/);
+  });
+});
+
+describe(AppConfig.name, () => {
+  it('should derive every data directory from the one H_DATA_DIR default', () => {
+    const config = new AppConfig(parseEnv({}));
+    const data = resolve('./var/data');
+    expect(resolve(config.env.H_DATA_DIR)).toBe(data);
+    expect([config.sandboxLocalDir, config.sandboxDiskDir, config.egressSocketDir]).toEqual([
+      join(data, 'workspaces'),
+      join(data, 'sandbox-disks'),
+      join(data, 'egress'),
+    ]);
+    expect(new AppConfig(parseEnv({ H_DATA_DIR: '/srv/h', SANDBOX_LOCAL_DIR: '/tmp/ws' })).sandboxLocalDir).toBe('/tmp/ws');
   });
 });

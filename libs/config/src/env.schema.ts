@@ -38,8 +38,11 @@ export const envSchema = z.object({
   REDIS_PREFIX: z.string().min(1).default('h'),
   /** Next.js server the api proxies every non-/api path to. Empty disables the proxy. */
   WEB_INTERNAL_URL: z.union([z.string().url(), z.literal('')]).default('http://127.0.0.1:3001'),
-  /** Where H keeps files of its own (the master key file when H_MASTER_KEY is not set). */
-  H_DATA_DIR: z.string().default('./var'),
+  /**
+   * Where H keeps files of its own (the master key file when H_MASTER_KEY is not set, and the
+   * defaults of SANDBOX_LOCAL_DIR, SANDBOX_DISK_DIR and EGRESS_SOCKET_DIR). The one default.
+   */
+  H_DATA_DIR: z.string().default('./var/data'),
   /** 32 bytes, base64: encrypts provider keys at rest. When unset a key file is created in H_DATA_DIR. */
   H_MASTER_KEY: z
     .string()
@@ -130,8 +133,8 @@ export const envSchema = z.object({
   /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
   SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
   H_ALLOW_LOCAL_SANDBOX: bool.default(false),
-  /** Directory of the local driver's workspaces. */
-  SANDBOX_LOCAL_DIR: z.string().default('./var/workspaces'),
+  /** Directory of the local driver's workspaces; default <H_DATA_DIR>/workspaces. */
+  SANDBOX_LOCAL_DIR: z.string().optional(),
   /** Image tag of the sandbox; unset: built offline from infra/sandbox on first use and cached. */
   SANDBOX_IMAGE: z.string().optional(),
   /** Pre-started containers kept ready for new workspaces. */
@@ -226,12 +229,15 @@ export class ConfigError extends Error {
 // Variables whose empty value means "off" (as .env.example documents), not "use the default".
 const EMPTY_MEANS_OFF = new Set(['WEB_INTERNAL_URL']);
 
-export function parseEnv(source: Record<string, string | undefined>): Env {
-  // Empty strings mean "unset" so that `FOO=` in an env file falls back to the default.
-  const cleaned = Object.fromEntries(
-    Object.entries(source).filter(([k, v]) => v !== undefined && (v !== '' || EMPTY_MEANS_OFF.has(k))),
+// Empty strings mean "unset" so that `FOO=` in an env file falls back to the default.
+function cleaned(source: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(source).filter((e): e is [string, string] => e[1] !== undefined && (e[1] !== '' || EMPTY_MEANS_OFF.has(e[0]))),
   );
-  const result = envSchema.safeParse(cleaned);
+}
+
+export function parseEnv(source: Readonly<Record<string, string | undefined>>): Env {
+  const result = envSchema.safeParse(cleaned(source));
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
@@ -239,4 +245,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new ConfigError(['H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: must not be set in production (it lets sandboxes reach this host)']);
   }
   return result.data;
+}
+
+/**
+ * One variable, parsed with its schema entry (same default and checks as parseEnv), for the rare
+ * reader that runs before the config service exists: e.g. BullMQ's lock duration, fixed by a class
+ * decorator at import time.
+ */
+export function envValue<K extends keyof Env>(name: K, source: Readonly<Record<string, string | undefined>> = process.env): Env[K] {
+  const result = envSchema.shape[name].safeParse(cleaned(source)[name]);
+  if (!result.success) throw new ConfigError(result.error.issues.map((i) => `${name}: ${i.message}`));
+  return result.data as Env[K];
 }

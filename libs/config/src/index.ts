@@ -1,3 +1,6 @@
 export * from './env.schema';
 export * from './app-config';
 export * from './config.module';
+export * from './host-env';
+export * from './sandboxd-env';
+export * from './tool-env';

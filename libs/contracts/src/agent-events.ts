@@ -4,16 +4,18 @@
 // conversation can be rebuilt from the log alone (`rebuildConversation` in @h/agent).
 // `text.delta` and `thinking.delta` are ephemeral: published live, never needed for a rebuild.
 import { z } from 'zod';
+import { PERMISSION_BEHAVIORS, TODO_STATUSES } from './session-api';
 
 export const agentToolCallSchema = z.object({
   id: z.string(),
   name: z.string(),
   arguments: z.string(),
 });
+export type AgentToolCall = z.infer<typeof agentToolCallSchema>;
 
 export const agentTodoSchema = z.object({
   content: z.string(),
-  status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']),
+  status: z.enum(TODO_STATUSES),
 });
 export type AgentTodo = z.infer<typeof agentTodoSchema>;
 
@@ -111,7 +113,8 @@ export const agentEventDataSchemas = {
   }),
   'run.done': z.object({ summary: z.string().nullable(), reply: z.string().nullable(), usage: runUsageSchema }),
   'run.failed': z.object({ code: z.string(), message: z.string(), usage: runUsageSchema }),
-  'run.cancelled': z.object({ usage: runUsageSchema }),
+  /** `by`: the user who cancelled, when one did (the API appends it). */
+  'run.cancelled': z.object({ usage: runUsageSchema, by: z.string().optional() }),
   /** A non-fatal problem (e.g. a provider retry); the run goes on. */
   error: z.object({ code: z.string(), message: z.string() }),
 } as const;
@@ -131,8 +134,49 @@ export const agentEventSchema = z.discriminatedUnion(
   eventVariants as unknown as [(typeof eventVariants)[number], ...(typeof eventVariants)[number][]],
 );
 
-// `type` is a plain string: the same log also carries events that are not the agent's (e.g.
-// permission.requested); validate `{ type, data }` with agentEventSchema where it matters.
+// The log also carries events that are not the agent's: the worker's permission requests and the
+// API's decisions on them. Every persisted event is one of these; EventRepository.append checks it.
+export const sessionEventDataSchemas = {
+  ...agentEventDataSchemas,
+  /** A call waits for a person's decision (permission mode `approve`). */
+  'permission.requested': z.object({ permissionId: z.string(), toolCallId: z.string(), toolName: z.string(), input: z.unknown() }),
+  'permission.resolved': z.object({
+    permissionId: z.string(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    behavior: z.enum(PERMISSION_BEHAVIORS),
+    updatedInput: z.record(z.string(), z.unknown()).nullable(),
+    message: z.string().nullable(),
+    /** The deciding user's id. */
+    decidedBy: z.string(),
+  }),
+} as const;
+
+export type SessionEventType = keyof typeof sessionEventDataSchemas;
+export type SessionEventData<T extends SessionEventType> = z.infer<(typeof sessionEventDataSchemas)[T]>;
+export type SessionEvent = { [T in SessionEventType]: { type: T; data: SessionEventData<T> } }[SessionEventType];
+
+export class InvalidEventError extends Error {
+  constructor(type: string, problem: string) {
+    super(`invalid ${type} event: ${problem}`);
+    this.name = 'InvalidEventError';
+  }
+}
+
+/**
+ * Checks one event to be persisted against its contract; throws InvalidEventError naming the
+ * event and the field. An invalid event is a bug in its producer, never user input.
+ */
+export function assertSessionEvent(event: { type: string; data: unknown }): asserts event is SessionEvent {
+  if (!Object.hasOwn(sessionEventDataSchemas, event.type)) throw new InvalidEventError(event.type, 'unknown event type');
+  const result = sessionEventDataSchemas[event.type as SessionEventType].safeParse(event.data);
+  if (!result.success) {
+    throw new InvalidEventError(event.type, result.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; '));
+  }
+}
+
+// `type` is a plain string in the envelope: readers that care validate `{ type, data }` with
+// agentEventSchema or assertSessionEvent.
 export const agentEventEnvelopeSchema = z.object({
   sessionId: z.string(),
   seq: z.number().int().min(1),

@@ -1,24 +1,11 @@
 // Token usage and cost as stored on runs and sessions, and its conversions to and from the
 // engine's per-run usage (which names cost `cost` and carries reasoning tokens).
+import type { RunUsage, Usage } from '@h/contracts';
 
-export interface UsageTotals {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  cacheHitTokens: number;
-  cacheMissTokens: number;
-  costUsd: number;
-}
-
-export interface EngineUsage {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  cacheHitTokens: number;
-  cacheMissTokens: number;
-  reasoningTokens: number;
-  cost: number;
-}
+// Both shapes are the contracts' (session-api.ts `Usage`, agent-events.ts `RunUsage`); these are the
+// one conversion between them.
+export type UsageTotals = Usage;
+export type EngineUsage = RunUsage;
 
 export const ZERO_USAGE: UsageTotals = Object.freeze({
   requests: 0,

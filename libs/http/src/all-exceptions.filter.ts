@@ -1,8 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppException, ErrorBody } from './app.exception';
+import type { ErrorCode } from '@h/contracts';
+import { AppException } from './app.exception';
+import { errorBody } from './error-body';
 
-const statusCodes: Record<number, string> = {
+const statusCodes: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHENTICATED',
   403: 'FORBIDDEN',
@@ -19,7 +21,7 @@ const GENERIC_MESSAGE = 'Something went wrong on our side; it was logged.';
 
 interface Mapped {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   headers?: Record<string, string>;
   /** Logged although a 4xx: the input checks should have caught it first. */
@@ -118,7 +120,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     for (const [k, v] of Object.entries(mapped.headers ?? {})) res.setHeader(k, v);
-    const body: ErrorBody = { error: { code: mapped.code, message: mapped.message } };
-    res.status(mapped.status).json(body);
+    res.status(mapped.status).json(errorBody(mapped.code, mapped.message));
   }
 }

@@ -1,11 +1,15 @@
 import { HttpStatus } from '@nestjs/common';
+import type { ErrorBody, ErrorCode } from '@h/contracts';
 
-// The one error type services throw. `code` is a stable string clients can branch on; `message`
-// tells a person what happened and what to do next.
+export type { ErrorBody, ErrorCode };
+
+// The one error type services throw. `code` comes from the registry (libs/contracts
+// error-codes.ts), so a typo does not compile; `message` tells a person what happened and what
+// to do next.
 export class AppException extends Error {
   constructor(
     readonly status: HttpStatus,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -13,19 +17,19 @@ export class AppException extends Error {
     this.name = 'AppException';
   }
 
-  static badRequest(code: string, message: string): AppException {
+  static badRequest(code: ErrorCode, message: string): AppException {
     return new AppException(HttpStatus.BAD_REQUEST, code, message);
   }
   static unauthorized(message = 'Sign in first, or send a valid API token as "Authorization: Bearer <token>".'): AppException {
     return new AppException(HttpStatus.UNAUTHORIZED, 'UNAUTHENTICATED', message);
   }
-  static forbidden(message: string, code = 'FORBIDDEN'): AppException {
+  static forbidden(message: string, code: ErrorCode = 'FORBIDDEN'): AppException {
     return new AppException(HttpStatus.FORBIDDEN, code, message);
   }
-  static notFound(what: string, code = 'NOT_FOUND'): AppException {
+  static notFound(what: string, code: ErrorCode = 'NOT_FOUND'): AppException {
     return new AppException(HttpStatus.NOT_FOUND, code, `${what} not found.`);
   }
-  static conflict(code: string, message: string): AppException {
+  static conflict(code: ErrorCode, message: string): AppException {
     return new AppException(HttpStatus.CONFLICT, code, message);
   }
   static tooManyRequests(message: string, retryAfterSeconds: number): AppException {
@@ -33,8 +37,4 @@ export class AppException extends Error {
       'Retry-After': String(retryAfterSeconds),
     });
   }
-}
-
-export interface ErrorBody {
-  error: { code: string; message: string };
 }

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
-import { ErrorBody } from './app.exception';
+import { sendError } from './error-body';
 import { findInputProblem, INPUT_LIMITS, jsonTooDeep } from './input-policy';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -12,10 +12,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (!hasBody || req.is(JSON_TYPES)) return next();
-  const body: ErrorBody = {
-    error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the request body as JSON with "content-type: application/json".' },
-  };
-  res.status(415).json(body);
+  sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with "content-type: application/json".');
 }
 
 /** Refuses nesting past the limit before JSON.parse spends time on it (see input-policy.ts). */
@@ -29,8 +26,7 @@ function verifyDepth(_req: Request, _res: Response, buf: Buffer, encoding: strin
 function checkParsedBody(req: Request, res: Response, next: NextFunction): void {
   const problem = req.body === undefined ? null : findInputProblem(req.body, 'body');
   if (!problem) return next();
-  const body: ErrorBody = { error: { code: 'VALIDATION_FAILED', message: problem } };
-  res.status(400).json(body);
+  sendError(res, 'VALIDATION_FAILED', problem);
 }
 
 // Nest's built-in parser reports malformed JSON through express' default handler (HTML). Ours
@@ -42,24 +38,19 @@ export function installBodyParsers(app: INestApplication, limit: string): void {
   app.use('/api', checkParsedBody);
   app.use('/api', (err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
-    let status = err.status ?? 400;
-    let body: ErrorBody;
+    const status = err.status ?? 400;
     if (err.type === 'entity.too.large') {
-      status = 413;
-      body = { error: { code: 'PAYLOAD_TOO_LARGE', message: `The request body is larger than the ${limit} limit.` } };
+      sendError(res, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limit} limit.`);
     } else if (err.type === 'entity.too.deep') {
-      status = 400;
-      body = { error: { code: 'VALIDATION_FAILED', message: err.message ?? 'The request body is nested too deeply.' } };
+      sendError(res, 'VALIDATION_FAILED', err.message ?? 'The request body is nested too deeply.');
     } else if (err.type === 'entity.parse.failed') {
-      body = { error: { code: 'INVALID_JSON', message: 'The request body is not valid JSON.' } };
+      sendError(res, 'INVALID_JSON', 'The request body is not valid JSON.', status);
     } else if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
-      status = 415;
-      body = { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: err.message ?? 'Unsupported encoding.' } };
+      sendError(res, 'UNSUPPORTED_MEDIA_TYPE', err.message ?? 'Unsupported encoding.');
     } else if (status < 500) {
-      body = { error: { code: 'BAD_REQUEST', message: err.message ?? 'Bad request.' } };
+      sendError(res, 'BAD_REQUEST', err.message ?? 'Bad request.', status);
     } else {
-      return next(err);
+      next(err);
     }
-    res.status(status).json(body);
   });
 }

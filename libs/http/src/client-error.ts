@@ -1,10 +1,11 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorBody } from './app.exception';
+import type { HttpErrorCode } from '@h/contracts';
+import { errorBody, errorStatus } from './error-body';
 
-const ANSWERS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'HEADERS_TOO_LARGE', 'The request headers are too large.'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive.'],
+const ANSWERS: Record<string, [HttpErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: ['HEADERS_TOO_LARGE', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['REQUEST_TIMEOUT', 'The request took too long to arrive.'],
 };
 
 /**
@@ -18,8 +19,9 @@ export function installClientErrorAnswer(server: Server): void {
       socket.destroy();
       return;
     }
-    const [status, code, message] = ANSWERS[err.code ?? ''] ?? [400, 'BAD_REQUEST', 'The request is malformed HTTP.'];
-    const body = JSON.stringify({ error: { code, message } } satisfies ErrorBody);
+    const [code, message] = ANSWERS[err.code ?? ''] ?? ['BAD_REQUEST', 'The request is malformed HTTP.'];
+    const status = errorStatus(code);
+    const body = JSON.stringify(errorBody(code, message));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,

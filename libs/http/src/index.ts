@@ -4,6 +4,7 @@ export * from './body-parser';
 export * from './bootstrap';
 export * from './client-error';
 export * from './input-policy';
+export * from './error-body';
 export * from './error-response.dto';
 export * from './logging';
 export * from './openapi';

@@ -2,9 +2,10 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
-export const SESSION_COOKIE = 'h_session';
-export const CSRF_COOKIE = 'h_csrf';
-export const CSRF_HEADER = 'x-csrf-token';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@h/contracts';
+
+// Declared once in the contracts, where the web reads them too.
+export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE };
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()

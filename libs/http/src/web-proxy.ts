@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Request } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { errorBody, errorStatus } from './error-body';
 
 // One URL for a team: the api answers /api/* and hands every other path to the Next.js server.
 export function installWebProxy(app: INestApplication, target: string): void {
@@ -13,12 +14,8 @@ export function installWebProxy(app: INestApplication, target: string): void {
       error: (_err, _req, res) => {
         const r = res as import('node:http').ServerResponse;
         if ('headersSent' in r && !r.headersSent) {
-          r.writeHead(502, { 'content-type': 'application/json' });
-          r.end(
-            JSON.stringify({
-              error: { code: 'WEB_UNAVAILABLE', message: 'The web app is not answering yet; retry in a few seconds.' },
-            }),
-          );
+          r.writeHead(errorStatus('WEB_UNAVAILABLE'), { 'content-type': 'application/json' });
+          r.end(JSON.stringify(errorBody('WEB_UNAVAILABLE', 'The web app is not answering yet; retry in a few seconds.')));
         }
       },
     },

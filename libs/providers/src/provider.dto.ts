@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import type { ProviderStatus } from '@h/contracts';
 
 export const SUPPORTED_PROVIDERS = ['deepseek'] as const;
 
@@ -12,7 +13,7 @@ export class SetProviderKeyDto {
   apiKey: string;
 }
 
-export class ProviderStatusDto {
+export class ProviderStatusDto implements ProviderStatus<Date> {
   @ApiProperty({ enum: SUPPORTED_PROVIDERS }) provider: string;
   @ApiProperty({ description: 'Whether a key is stored; the key itself is never returned' }) configured: boolean;
   @ApiProperty({ nullable: true, type: Date }) updatedAt: Date | null;

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { INTERRUPTED_RESULT, rebuildConversation, runAgent, type AgentRunResult, type ToolAuthorization } from '@h/agent';
-import type { AgentEvent } from '@h/contracts';
+import type { AgentEvent, ErrorCode } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import {
   AgentSessionRecord,
@@ -23,19 +23,19 @@ import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { DeepSeekProvider, registerConfiguredModels, type ModelProvider } from '@h/llm';
 import { ProviderSecretReader } from '@h/providers';
 import { SandboxManager } from '@h/workspaces';
+import { apiErrorCode } from './engine-error-codes';
 import { orderForRebuild } from './event-order';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
 import { RunDispatcher } from './run-dispatcher.service';
 import { SessionOutputStore } from './session-output.store';
 
-const EPHEMERAL = new Set(['text.delta', 'thinking.delta']);
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
 
 type Decision = PermissionDecision;
 
 class RunFailure extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -119,7 +119,7 @@ export class AgentRunJob {
     const ended = stored.find((e) => e.runId === run.id && Object.hasOwn(TERMINAL_STATUS, e.type));
     if (ended) {
       const data = ended.data as { code?: string; message?: string };
-      const error = ended.type === 'run.failed' ? { code: data.code ?? 'INTERNAL', message: data.message ?? '' } : null;
+      const error = ended.type === 'run.failed' ? { code: apiErrorCode(data.code ?? 'INTERNAL'), message: data.message ?? '' } : null;
       await this.finish(run, leaseId, TERMINAL_STATUS[ended.type as keyof typeof TERMINAL_STATUS], error);
       return;
     }
@@ -195,7 +195,7 @@ export class AgentRunJob {
       return;
     }
     const status = result.status === 'done' ? 'completed' : result.status === 'cancelled' ? 'cancelled' : 'failed';
-    await this.finish(run, leaseId, status, result.error ?? null);
+    await this.finish(run, leaseId, status, result.error ? { code: apiErrorCode(result.error.code), message: result.error.message } : null);
   }
 
   /**
@@ -226,7 +226,7 @@ export class AgentRunJob {
     run: RunRecord,
     leaseId: string,
     status: 'completed' | 'failed' | 'cancelled',
-    error: { code: string; message: string } | null,
+    error: { code: ErrorCode; message: string } | null,
     finalEvent?: { type: string; data: unknown },
   ): Promise<void> {
     const appended = await this.runs.finish(run.id, leaseId, { status, error }, finalEvent ? { sessionId: run.sessionId, ...finalEvent } : undefined);
@@ -248,8 +248,9 @@ export class AgentRunJob {
     return { ...event, data: { ...event.data, usage: { ...toEngineUsage(totals), reasoningTokens: reasoning + event.data.usage.reasoningTokens } } } as AgentEvent;
   }
 
-  private async record(run: RunRecord, leaseId: string, event: AgentEvent): Promise<void> {
-    if (EPHEMERAL.has(event.type)) {
+  private async record(run: RunRecord, leaseId: string, engineEvent: AgentEvent): Promise<void> {
+    const event = withApiErrorCode(engineEvent);
+    if (event.type === 'text.delta' || event.type === 'thinking.delta') {
       await this.bus.publishEphemeral({
         sessionId: run.sessionId,
         runId: run.id,
@@ -312,4 +313,10 @@ function requestUsage(data: Extract<AgentEvent, { type: 'usage' }>['data']): Usa
     cacheMissTokens: r.cacheMissTokens,
     costUsd: data.cost,
   };
+}
+
+/** A failure or error event as the API tells it: the engine's code translated (engine-error-codes.ts). */
+function withApiErrorCode(event: AgentEvent): AgentEvent {
+  if (event.type !== 'run.failed' && event.type !== 'error') return event;
+  return { ...event, data: { ...event.data, code: apiErrorCode(event.data.code) } } as AgentEvent;
 }

@@ -1,11 +1,27 @@
-// Wire shapes of runs, permission requests and usage (routes: run.controller.ts, permission.controller.ts).
+// Wire shapes of runs, permission requests and usage (routes: run.controller.ts, permission.controller.ts,
+// usage.controller.ts). The classes document and validate; the shapes are the contracts' (libs/contracts session-api.ts).
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import {
+  PERMISSION_BEHAVIORS,
+  PERMISSION_STATUSES,
+  RUN_STATUSES,
+  type ListResponse,
+  type Permission,
+  type PermissionBehavior,
+  type PermissionDecision,
+  type PermissionStatus,
+  type Run,
+  type RunError,
+  type RunStatus,
+  type TeamUsage,
+  type Usage,
+} from '@h/contracts';
 
 /** Longest user message accepted; longer text belongs in a file the agent reads. */
 export const MAX_MESSAGE_CHARS = 100_000;
 
-export class UsageDto {
+export class UsageDto implements Usage {
   @ApiProperty() requests: number;
   @ApiProperty() promptTokens: number;
   @ApiProperty() completionTokens: number;
@@ -29,15 +45,15 @@ export class PostMessageDto {
   clientMessageId?: string;
 }
 
-export class RunErrorDto {
+export class RunErrorDto implements RunError {
   @ApiProperty() code: string;
   @ApiProperty() message: string;
 }
 
-export class RunDto {
+export class RunDto implements Run<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) sessionId: string;
-  @ApiProperty({ enum: ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'cancelled'] }) status: string;
+  @ApiProperty({ enum: RUN_STATUSES }) status: RunStatus;
   @ApiProperty({ nullable: true, type: Number, description: 'Place in the team queue while queued (1 = next)' }) position: number | null;
   @ApiProperty({ nullable: true, type: String }) clientMessageId: string | null;
   @ApiProperty({ nullable: true, type: RunErrorDto }) error: RunErrorDto | null;
@@ -49,14 +65,14 @@ export class RunDto {
   @ApiProperty({ nullable: true, type: Date }) cancelRequestedAt: Date | null;
 }
 
-export class RunListDto {
+export class RunListDto implements ListResponse<RunDto> {
   @ApiProperty({ type: [RunDto] }) items: RunDto[];
 }
 
-export class PermissionDecisionDto {
-  @ApiProperty({ enum: ['allow', 'deny'] })
-  @IsIn(['allow', 'deny'])
-  behavior: 'allow' | 'deny';
+export class PermissionDecisionDto implements PermissionDecision {
+  @ApiProperty({ enum: PERMISSION_BEHAVIORS })
+  @IsIn(PERMISSION_BEHAVIORS)
+  behavior: PermissionBehavior;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replacement tool input (allow only)' })
   @IsOptional()
@@ -70,20 +86,20 @@ export class PermissionDecisionDto {
   message?: string;
 }
 
-export class PermissionDto {
+export class PermissionDto implements Permission<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) sessionId: string;
   @ApiProperty({ format: 'uuid' }) runId: string;
   @ApiProperty() toolCallId: string;
   @ApiProperty() toolName: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) input: unknown;
-  @ApiProperty({ enum: ['pending', 'allowed', 'denied', 'cancelled'] }) status: string;
+  @ApiProperty({ enum: PERMISSION_STATUSES }) status: PermissionStatus;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) decidedById: string | null;
   @ApiProperty() createdAt: Date;
   @ApiProperty({ nullable: true, type: Date }) decidedAt: Date | null;
 }
 
-export class PermissionListDto {
+export class PermissionListDto implements ListResponse<PermissionDto> {
   @ApiProperty({ type: [PermissionDto] }) items: PermissionDto[];
 }
 
@@ -101,7 +117,7 @@ export class PermissionsQueryDto {
   status?: 'pending';
 }
 
-export class TeamUsageDto extends UsageDto {
+export class TeamUsageDto extends UsageDto implements TeamUsage {
   @ApiProperty({ example: '2026-11' }) month: string;
   @ApiProperty() runs: number;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@h/config';
+import { FINISHED_RUN_STATUSES } from '@h/contracts';
 import { AgentSessionRepository, EventBusRepository, PermissionRepository, QuotaExceededError, RunRecord, RunRepository, toEngineUsage } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal, quotaExceeded, TeamQuotaService } from '@h/identity';
@@ -71,7 +72,7 @@ export class RunService {
   async cancel(principal: Principal, access: AccessGrant, id: string, ip: string | null = null): Promise<RunDto> {
     const run = await this.runs.requestCancel(id);
     if (!run) throw AppException.notFound('Run');
-    if (['completed', 'failed', 'cancelled'].includes(run.status)) {
+    if (FINISHED_RUN_STATUSES.includes(run.status)) {
       throw AppException.conflict('RUN_FINISHED', `The run already ended (${run.status}).`);
     }
     await this.audit.byPrincipal(principal, { action: 'run.cancel', teamId: access.teamId, targetType: 'run', targetId: id, ip });

@@ -8,7 +8,6 @@ export * from './local-sandbox.driver';
 export * from './sandbox-workspace';
 export * from './sandbox-image';
 export * from './sandbox-record.schema';
-export * from './sandbox-driver.factory';
 export * from './container-spec';
 export * from './loop-disk';
 export * from './sandbox-runtime';

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pickHostEnv } from '@h/config';
 import { SandboxClient } from './sandbox-client';
 import type { ReconcileReport, SandboxDriver, SandboxRecord, SandboxSpec, SandboxStatus } from './sandbox-driver';
 import { repoRoot } from './sandbox-image';
@@ -11,7 +12,7 @@ import { openUnixSocketStream } from './transports';
 export interface LocalSandboxOptions {
   /** Workspaces live in `<baseDir>/<workspaceId>`. */
   baseDir: string;
-  /** H runs for several users: refused unless H_ALLOW_LOCAL_SANDBOX=1 (or allowUnsafe). */
+  /** H runs for several users: refused unless allowUnsafe (the config's H_ALLOW_LOCAL_SANDBOX). */
   multiUser: boolean;
   allowUnsafe?: boolean;
   /**
@@ -44,7 +45,7 @@ export class LocalSandboxDriver implements SandboxDriver {
   private built = false;
 
   constructor(private readonly opts: LocalSandboxOptions) {
-    if (opts.multiUser && !opts.allowUnsafe && process.env.H_ALLOW_LOCAL_SANDBOX !== '1') {
+    if (opts.multiUser && !opts.allowUnsafe) {
       throw new LocalSandboxRefusedError();
     }
     this.sandboxd = opts.sandboxdPath ?? path.join(repoRoot(), 'dist/sandboxd/sandboxd.js');
@@ -74,7 +75,7 @@ export class LocalSandboxDriver implements SandboxDriver {
       this.buildOnce();
       const child = spawn(process.execPath, [this.sandboxd, '--root', record.volume, '--socket', this.socketPath(record)], {
         stdio: ['ignore', 'ignore', 'inherit'],
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG ?? 'C.UTF-8' },
+        env: { LANG: 'C.UTF-8', ...pickHostEnv(['PATH', 'HOME', 'LANG']) },
       });
       this.procs.set(record.name, child);
       child.on('exit', () => {

@@ -4,9 +4,10 @@ import * as path from 'node:path';
 
 let cached: Promise<string> | null = null;
 
+// Reads no environment (and imports no @h/* alias): the jest global setup loads this file on its own.
+
 /** The repository root: this file lives at libs/sandbox/src, unless bundled (then the cwd). */
 export function repoRoot(): string {
-  if (process.env.H_REPO_ROOT) return process.env.H_REPO_ROOT;
   const fromSource = path.resolve(__dirname, '../../..');
   return existsSync(path.join(fromSource, 'infra/sandbox')) ? fromSource : process.cwd();
 }
@@ -14,10 +15,11 @@ export function repoRoot(): string {
 /**
  * Builds the sandbox image if its recipe changed (infra/sandbox/build-image.sh: minutes the first
  * time, about a second when cached) and returns its tag. Also makes sure dockerd runs. Memoized per
- * process; `H_SANDBOX_IMAGE` short-circuits it (e.g. set once by a jest global setup).
+ * process; a `prebuilt` tag short-circuits it (tests pass the H_SANDBOX_IMAGE their global setup
+ * built; the worker has SANDBOX_IMAGE of its config instead).
  */
-export function ensureSandboxImage(options: { force?: boolean } = {}): Promise<string> {
-  if (process.env.H_SANDBOX_IMAGE && !options.force) return Promise.resolve(process.env.H_SANDBOX_IMAGE);
+export function ensureSandboxImage(options: { force?: boolean; prebuilt?: string } = {}): Promise<string> {
+  if (options.prebuilt && !options.force) return Promise.resolve(options.prebuilt);
   if (cached && !options.force) return cached;
   cached = new Promise<string>((resolve, reject) => {
     const script = path.join(repoRoot(), 'infra/sandbox/build-image.sh');

@@ -1,9 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  PERMISSION_MODES,
+  RUN_STATUSES,
+  TODO_STATUSES,
+  type EventPage,
+  type ListResponse,
+  type PermissionMode,
+  type RunStatus,
+  type Session,
+  type SessionState,
+  type Todo,
+  type TodoStatus,
+  type EventEnvelope,
+} from '@h/contracts';
 import { UsageDto } from '@h/runs';
 
-export const PERMISSION_MODES = ['approve', 'bypass', 'skip'] as const;
+// The classes document and validate; the shapes are the contracts' (libs/contracts session-api.ts).
+
+export { PERMISSION_MODES };
 export const MODELS = ['deepseek-v4-flash', 'deepseek-v4-pro', 'deepseek-chat', 'deepseek-reasoner'] as const;
 
 export class CreateSessionDto {
@@ -27,7 +43,7 @@ export class CreateSessionDto {
   @ApiPropertyOptional({ enum: PERMISSION_MODES, default: 'approve', description: 'approve: ask before commands, writes and deletes (reads run freely); bypass and skip: never ask, every call runs at once (skip is the h2c name for the same behaviour)' })
   @IsOptional()
   @IsIn(PERMISSION_MODES)
-  permissionMode?: (typeof PERMISSION_MODES)[number];
+  permissionMode?: PermissionMode;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 10_000, description: 'Model requests one run may make, over all its segments; default AGENT_MAX_STEPS, at most AGENT_MAX_STEPS_LIMIT' })
   @IsOptional()
@@ -41,17 +57,17 @@ export class UpdateSessionDto extends CreateSessionDto {}
 
 export class LatestRunDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'cancelled'] }) status: string;
+  @ApiProperty({ enum: RUN_STATUSES }) status: RunStatus;
 }
 
-export class SessionDto {
+export class SessionDto implements Session<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) workspaceId: string;
   @ApiProperty({ format: 'uuid' }) teamId: string;
   @ApiProperty() title: string;
   @ApiProperty() model: string;
   @ApiProperty() thinking: boolean;
-  @ApiProperty({ enum: PERMISSION_MODES }) permissionMode: string;
+  @ApiProperty({ enum: PERMISSION_MODES }) permissionMode: PermissionMode;
   @ApiProperty({ nullable: true, type: Number, description: 'Step limit of this session; null: the instance default' }) maxSteps: number | null;
   @ApiProperty({ description: 'Seq of the newest event' }) lastSeq: number;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
@@ -61,16 +77,16 @@ export class SessionDto {
   @ApiProperty() updatedAt: Date;
 }
 
-export class SessionListDto {
+export class SessionListDto implements ListResponse<SessionDto> {
   @ApiProperty({ type: [SessionDto] }) items: SessionDto[];
 }
 
-export class TodoDto {
+export class TodoDto implements Todo {
   @ApiProperty() content: string;
-  @ApiProperty({ enum: ['pending', 'in_progress', 'completed', 'cancelled'] }) status: string;
+  @ApiProperty({ enum: TODO_STATUSES }) status: TodoStatus;
 }
 
-export class SessionStateDto {
+export class SessionStateDto implements SessionState {
   @ApiProperty({ type: [TodoDto] }) todos: TodoDto[];
   @ApiProperty({ nullable: true, type: String }) summary: string | null;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
@@ -104,7 +120,7 @@ export class StreamQueryDto {
   after?: number;
 }
 
-export class EventDto {
+export class EventDto implements EventEnvelope {
   @ApiProperty({ format: 'uuid' }) sessionId: string;
   @ApiProperty() seq: number;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) runId: string | null;
@@ -113,7 +129,7 @@ export class EventDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) data: unknown;
 }
 
-export class EventPageDto {
+export class EventPageDto implements EventPage {
   @ApiProperty({ type: [EventDto] }) items: EventDto[];
   @ApiProperty({ description: 'Pass as ?after= to read on' }) nextAfter: number;
   @ApiProperty() hasMore: boolean;

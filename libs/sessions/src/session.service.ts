@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@h/config';
+import { ACTIVE_RUN_STATUSES } from '@h/contracts';
 import { AgentSessionRecord, AgentSessionRepository, RunRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { registerConfiguredModels, unknownModelReason } from '@h/llm';
@@ -85,7 +86,7 @@ export class SessionService {
 
   async state(id: string): Promise<SessionStateDto> {
     const session = await this.load(id);
-    const active = (await this.runs.listBySession(id, 20)).find((r) => ['queued', 'running', 'waiting_permission'].includes(r.status));
+    const active = (await this.runs.listBySession(id, 20)).find((r) => ACTIVE_RUN_STATUSES.includes(r.status));
     const state = session.state as { todos?: SessionStateDto['todos']; summary?: string };
     return {
       todos: state.todos ?? [],

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hostEnv } from '@h/config';
 import { WorkspaceError } from '@h/contracts';
 import { LocalWorkspace } from './local-workspace';
 import { processAlive as pidAlive, waitForCondition as waitFor } from './testing/process-helpers';
@@ -72,7 +73,8 @@ describe(LocalWorkspace.name, () => {
   });
 
   it('should run commands in the root with a sanitized environment', async () => {
-    process.env.H_TEST_API_KEY = 'sk-should-not-leak';
+    // A secret in the host environment (replaced for this test only) must not reach the command.
+    const replaced = jest.replaceProperty(process, 'env', { ...hostEnv(), H_TEST_API_KEY: 'sk-should-not-leak' });
     try {
       const res = await ws.exec('pwd; echo "key=$H_TEST_API_KEY"; echo err >&2; exit 3', { env: { EXTRA: '1' } });
       expect(res.exitCode).toBe(3);
@@ -84,7 +86,7 @@ describe(LocalWorkspace.name, () => {
         expect.arrayContaining(['PATH']),
       );
     } finally {
-      delete process.env.H_TEST_API_KEY;
+      replaced.restore();
     }
   });
 

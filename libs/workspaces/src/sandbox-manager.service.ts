@@ -1,5 +1,4 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { join, resolve } from 'node:path';
 import type { Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { QuotaExceededError, SandboxRepository } from '@h/db';
@@ -61,7 +60,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     if (env.SANDBOX_DRIVER === 'local') {
       this.logger.warn('UNSAFE: the local sandbox driver runs agent commands on this host without isolation');
       return new LocalSandboxDriver({
-        baseDir: resolve(env.SANDBOX_LOCAL_DIR),
+        baseDir: this.config.sandboxLocalDir,
         multiUser: true,
         allowUnsafe: env.H_ALLOW_LOCAL_SANDBOX,
         rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
@@ -150,5 +149,3 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     if (record.workspaceId) await this.egress.remove(record.workspaceId);
   }
 }
-
-export const sandboxDataDir = (dataDir: string) => join(resolve(dataDir), 'workspaces');

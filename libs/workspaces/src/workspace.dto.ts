@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { WORKSPACE_STATUSES, type ListResponse, type WorkspaceResponse, type WorkspaceStatus } from '@h/contracts';
 
 /** Entries of a workspace's egress allowlist at most. */
 export const MAX_ALLOWED_HOSTS = 100;
@@ -56,12 +57,12 @@ export class UpdateWorkspaceDto {
   allowedHosts?: string[];
 }
 
-export class WorkspaceDto {
+export class WorkspaceDto implements WorkspaceResponse<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) teamId: string;
   @ApiProperty() name: string;
   @ApiProperty() description: string;
-  @ApiProperty({ enum: ['provisioning', 'ready', 'error'] }) status: string;
+  @ApiProperty({ enum: WORKSPACE_STATUSES }) status: WorkspaceStatus;
   @ApiProperty({ nullable: true, type: String }) statusMessage: string | null;
   @ApiProperty() networkEnabled: boolean;
   @ApiProperty({ type: [String] }) allowedHosts: string[];
@@ -70,7 +71,7 @@ export class WorkspaceDto {
   @ApiProperty() updatedAt: Date;
 }
 
-export class WorkspaceListDto {
+export class WorkspaceListDto implements ListResponse<WorkspaceDto> {
   @ApiProperty({ type: [WorkspaceDto] }) items: WorkspaceDto[];
 }
 

@@ -116,7 +116,7 @@ describe('agent console', () => {
       await summary.getByRole('heading', { name: 'Changes Made' }).waitFor();
       await summary.locator('code').filter({ hasText: 'src/math.js' }).first().waitFor();
       await page.locator('.run-status[data-run-status="completed"]').getByText('Done').waitFor();
-      await page.getByLabel('Session usage').getByText(/tokens/).waitFor();
+      await page.getByLabel('Session usage').getByTitle(/prompt \+ \d+ completion tokens/).waitFor();
       await page.getByRole('link', { name: /The failing test in test\/math\.test\.js/ }).locator('[data-run-status="completed"]').waitFor();
       expect(readWorkspaceFile(workspaceId, 'src/math.js')).toContain('return a + b;');
       // The transcript followed the run to its end without anyone scrolling it.
@@ -161,7 +161,7 @@ describe('agent console', () => {
 
       const page = await owner.context.newPage();
       const pageErrors = watchPageErrors(page);
-      const { workspaceId } = await signUpToReadyWorkspace(page, uniqueSuffix(), { viewerEmail: viewer.email });
+      const { workspaceId, inviteLink } = await signUpToReadyWorkspace(page, uniqueSuffix(), { inviteViewer: true });
       await page.getByRole('button', { name: 'New session' }).click();
       await page.getByRole('button', { name: 'Start session' }).click();
       await page.waitForURL(/\?session=[0-9a-f-]{36}$/);
@@ -186,6 +186,9 @@ describe('agent console', () => {
       await other.goto('/login');
       await logIn(other, viewer.email, viewer.password);
       await other.waitForURL('**/teams');
+      await other.goto(inviteLink as string);
+      await other.getByRole('button', { name: /^Join / }).click();
+      await other.waitForURL(/\/teams\/[0-9a-f-]{36}$/);
       await other.goto(`/workspaces/${workspaceId}?session=${sessionId}`);
       const card = other.locator('.permission-card');
       await card.getByText('npm test').waitFor();

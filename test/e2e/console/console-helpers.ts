@@ -43,14 +43,14 @@ export function readWorkspaceFile(workspaceId: string, file: string): string {
 
 /**
  * From a fresh browser: sign up, create a team with a DeepSeek key (unless told not to) and a
- * viewer (if given), create a workspace and open it once ready.
+ * viewer invitation link (if asked), create a workspace and open it once ready.
  */
 export async function signUpToReadyWorkspace(
   page: Page,
   suffix: string,
-  options: { viewerEmail?: string; providerKey?: boolean } = {},
-): Promise<{ workspaceId: string; workspaceName: string }> {
-  const { viewerEmail, providerKey = true } = options;
+  options: { inviteViewer?: boolean; providerKey?: boolean } = {},
+): Promise<{ workspaceId: string; workspaceName: string; inviteLink?: string }> {
+  const { inviteViewer, providerKey = true } = options;
   const teamName = `Console ${suffix}`;
   const workspaceName = `calc-${suffix}`;
   await page.goto('/signup');
@@ -72,11 +72,12 @@ export async function signUpToReadyWorkspace(
     await page.getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
   }
 
-  if (viewerEmail) {
-    await page.getByLabel('Email', { exact: true }).fill(viewerEmail);
+  let inviteLink: string | undefined;
+  if (inviteViewer) {
+    // People join by invitation link, never by typing their email: the owner makes one for a viewer.
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
-    await page.getByRole('button', { name: 'Add member' }).click();
-    await page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: viewerEmail }).waitFor();
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    inviteLink = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
   }
 
   await page.getByLabel('Workspace name').fill(workspaceName);
@@ -87,5 +88,5 @@ export async function signUpToReadyWorkspace(
   await page.waitForURL('**/workspaces/*');
   await page.getByRole('heading', { level: 1, name: workspaceName }).waitFor();
   const workspaceId = new URL(page.url()).pathname.split('/').pop() as string;
-  return { workspaceId, workspaceName };
+  return { workspaceId, workspaceName, inviteLink };
 }

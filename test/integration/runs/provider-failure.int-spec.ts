@@ -45,7 +45,7 @@ describe('provider failures and usage accounting', () => {
     const { sessionId, runId } = await startRun(world, 'provider: always broken', { permissionMode: 'skip' });
     const run = await waitForRunStatus(world.client, runId, FINISHED, 60000);
     expect(run.status).toBe('failed');
-    expect(run.error.code).toBe('model_server');
+    expect(run.error.code).toBe('PROVIDER_ERROR');
     expect(run.error.message).toMatch(/HTTP 500/);
     expect(run.error.message).toMatch(/try again/i);
 
@@ -67,7 +67,7 @@ describe('provider failures and usage accounting', () => {
     const { sessionId, runId } = await startRun(world, 'provider: wrong key', { permissionMode: 'skip' });
     const run = await waitForRunStatus(world.client, runId, FINISHED, 30000);
     expect(run.status).toBe('failed');
-    expect(run.error.code).toBe('model_auth');
+    expect(run.error.code).toBe('PROVIDER_AUTH_FAILED');
     expect(run.error.message).toMatch(/HTTP 401/);
     expect(run.error.message).toMatch(/Providers → deepseek/);
     expect(JSON.stringify(await allEvents(world.client, sessionId))).not.toContain(wrongKey);

@@ -20,16 +20,8 @@ afterAll(async () => {
 
 describe(LocalSandboxDriver.name, () => {
   it('should refuse to run in multi-user mode unless explicitly allowed', () => {
-    const saved = process.env.H_ALLOW_LOCAL_SANDBOX;
-    delete process.env.H_ALLOW_LOCAL_SANDBOX;
-    try {
-      expect(() => new LocalSandboxDriver({ baseDir: base, multiUser: true })).toThrow(LocalSandboxRefusedError);
-      process.env.H_ALLOW_LOCAL_SANDBOX = '1';
-      expect(new LocalSandboxDriver({ baseDir: base, multiUser: true }).unsafe).toBe(true);
-    } finally {
-      if (saved === undefined) delete process.env.H_ALLOW_LOCAL_SANDBOX;
-      else process.env.H_ALLOW_LOCAL_SANDBOX = saved;
-    }
+    expect(() => new LocalSandboxDriver({ baseDir: base, multiUser: true })).toThrow(LocalSandboxRefusedError);
+    expect(new LocalSandboxDriver({ baseDir: base, multiUser: true, allowUnsafe: true }).unsafe).toBe(true);
   });
 
   it('should label itself unsafe in its records and status', async () => {

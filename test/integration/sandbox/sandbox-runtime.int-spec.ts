@@ -15,7 +15,7 @@ let image: string;
 let runscProblem: string | null;
 
 beforeAll(async () => {
-  image = await ensureSandboxImage();
+  image = await ensureSandboxImage({ prebuilt: process.env.H_SANDBOX_IMAGE });
   runscProblem = await probeRuntime(image, 'runsc', docker);
 }, IMAGE_TIMEOUT_MS);
 

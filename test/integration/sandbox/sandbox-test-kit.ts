@@ -15,7 +15,7 @@ export function testPrefix(): string {
 }
 
 export async function makeDriver(prefix: string, opts: Partial<DockerSandboxOptions> = {}): Promise<DockerSandboxDriver> {
-  const image = await ensureSandboxImage();
+  const image = await ensureSandboxImage({ prebuilt: process.env.H_SANDBOX_IMAGE });
   return new DockerSandboxDriver({ image, namePrefix: prefix, extraLabels: TEST_LABELS, idleTimeoutMs: 0, ...opts });
 }
 

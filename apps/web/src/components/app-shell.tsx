@@ -2,7 +2,7 @@
 
 import type { ReactNode } from 'react';
 import { useMemo } from 'react';
-import type { MeResponse } from '../lib/api-types';
+import type { MeResponse } from '@h/contracts';
 import { SessionContext } from '../lib/session-context';
 import { useApiQuery } from '../lib/use-api-query';
 import { TopBar } from './top-bar';

@@ -1,4 +1,4 @@
-import type { WorkspaceStatus } from '../lib/api-types';
+import type { WorkspaceStatus } from '@h/contracts';
 
 const LABELS: Record<WorkspaceStatus, string> = {
   provisioning: 'Provisioning',

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { api } from '../lib/api-client';
-import type { User } from '../lib/api-types';
+import type { User } from '@h/contracts';
 import { useAction } from '../lib/use-action';
 
 export function TopBar({ user }: { user: User }) {

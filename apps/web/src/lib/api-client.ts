@@ -1,8 +1,8 @@
 // The one place the browser talks to the H API. The api process serves this app and /api/* on the
 // same origin, so requests are relative and carry the session cookie without CORS.
 
-const CSRF_COOKIE = 'h_csrf';
-const CSRF_HEADER = 'x-csrf-token';
+import { CSRF_COOKIE, CSRF_HEADER } from '@h/contracts/identity-api';
+
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,4 +1,4 @@
-import type { TeamRole } from './api-types';
+import type { TeamRole } from '@h/contracts';
 
 // The api enforces roles; the UI only hides controls that would answer 403.
 export function canWrite(role: TeamRole | undefined): boolean {

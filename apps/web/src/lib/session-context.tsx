@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useContext } from 'react';
-import type { MeResponse } from './api-types';
+import type { MeResponse } from '@h/contracts';
 
 export interface Session {
   me: MeResponse;

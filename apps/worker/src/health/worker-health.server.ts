@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { AppConfig } from '@h/config';
 import { HealthRepository } from '@h/db';
+import { errorBody, errorStatus } from '@h/http';
 import { ActiveJobs } from './active-jobs';
 import { EventLoopLag, type LagStats } from './event-loop-lag';
 
@@ -42,7 +43,7 @@ export class WorkerHealthServer implements OnApplicationBootstrap, OnApplication
         void this.check().then((h) => send(res, h.status === 'ok' ? 200 : 503, h));
         return;
       }
-      send(res, 404, { error: { code: 'NOT_FOUND', message: 'only GET /health is served here' } });
+      send(res, errorStatus('NOT_FOUND'), errorBody('NOT_FOUND', 'only GET /health is served here'));
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -1,17 +1,14 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import type { DeltaFrame } from '@h/contracts';
 import { RedisService } from '../redis.service';
 import type { EventEnvelope } from './event.repository';
 
-/** Live-only frames (token deltas) carry no seq; `afterSeq` says which persisted event they follow. */
-export interface EphemeralFrame {
-  sessionId: string;
-  runId: string | null;
-  afterSeq: number;
-  ts: string;
-  type: string;
-  data: unknown;
-}
+/**
+ * Live-only frames (token deltas) carry no seq; `afterSeq` says which persisted event they follow.
+ * The api sends them on as they are: the contract's DeltaFrame.
+ */
+export type EphemeralFrame = DeltaFrame;
 
 export type BusMessage = { kind: 'event'; event: EventEnvelope } | { kind: 'ephemeral'; frame: EphemeralFrame };
 

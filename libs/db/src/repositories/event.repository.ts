@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EventEnvelope } from '@h/contracts';
+import { assertSessionEvent, type EventEnvelope } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
 import { Prisma } from '../generated/client';
 
@@ -37,6 +37,9 @@ export class EventRepository {
    */
   async append(sessionId: string, events: NewEvent[], options: { runId?: string | null; leaseId?: string; tx?: Tx } = {}): Promise<EventEnvelope[]> {
     if (!events.length) return [];
+    // The log is what every reader rebuilds from: a producer that writes a shape the contract does
+    // not know fails here, loudly, instead of breaking a replay later.
+    for (const e of events) assertSessionEvent({ type: e.type, data: e.data ?? {} });
     const runId = options.runId ?? null;
     const fenced = Boolean(options.leaseId && options.runId);
     const ts = new Date();

@@ -1,21 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import type { Permission } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
 import { PermissionStatus, Prisma } from '../generated/client';
 
 export type PermissionStatusName = `${PermissionStatus}`;
+// The database enum and the contract's statuses are one set: a drift is a compile error here.
+const _sameStatuses: [PermissionStatusName, Permission['status']] extends [Permission['status'], PermissionStatusName] ? true : never = true;
 
-export interface PermissionRecord {
-  id: string;
-  sessionId: string;
-  runId: string;
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  status: PermissionStatusName;
-  decidedById: string | null;
+/** The request as the API shows it (the contract's shape), plus the stored decision. */
+export interface PermissionRecord extends Permission<Date> {
   decision: { updatedInput?: unknown; message?: string } | null;
-  createdAt: Date;
-  decidedAt: Date | null;
 }
 
 const select = {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { ACTIVE_RUN_STATUSES, FINISHED_RUN_STATUSES, type RunStatus as WireRunStatus } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
 import { QuotaExceededError } from '../quota';
@@ -7,13 +8,14 @@ import { splitUsage, UsageTotals, usageIncrement, usageSelect } from '../usage';
 import { EventEnvelope, EventRepository, NewEvent } from './event.repository';
 
 export type RunStatusName = `${RunStatus}`;
-export const ACTIVE_RUN_STATUSES: RunStatusName[] = ['queued', 'running', 'waiting_permission'];
+// The database enum and the contract's statuses are one set: a drift is a compile error here.
+const _sameStatuses: [RunStatusName, WireRunStatus] extends [WireRunStatus, RunStatusName] ? true : never = true;
+export { ACTIVE_RUN_STATUSES, FINISHED_RUN_STATUSES };
 /**
  * What TEAM_MAX_ACTIVE_RUNS counts: runs waiting for a worker or working. A run waiting for a
  * person's approval holds no worker and may wait for days, so it does not block the team's others.
  */
 export const QUOTA_RUN_STATUSES: RunStatus[] = ['queued', 'running'];
-export const FINISHED_RUN_STATUSES: RunStatusName[] = ['completed', 'failed', 'cancelled'];
 
 export interface RunRecord {
   id: string;

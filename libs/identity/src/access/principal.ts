@@ -1,3 +1,4 @@
+import { TOKEN_SCOPES, type TokenScope } from '@h/contracts';
 import type { TeamRoleName } from '@h/db';
 
 export const ROLE_RANK: Record<TeamRoleName, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
@@ -10,8 +11,7 @@ export function lowerRole(a: TeamRoleName, b: TeamRoleName): TeamRoleName {
   return ROLE_RANK[a] <= ROLE_RANK[b] ? a : b;
 }
 
-export type TokenScope = 'read' | 'write' | 'admin';
-export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'write', 'admin'];
+export { TOKEN_SCOPES, type TokenScope };
 /** The highest role a token's scopes allow; the creator's own role caps it further. */
 export function scopeCeiling(scopes: string[]): TeamRoleName {
   if (scopes.includes('admin')) return 'admin';

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, TEAM_ROLES, type AuthResponse, type MeResponse, type MeTeam, type TeamRole, type User } from '@h/contracts';
 
 export class SignupDto {
   @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
@@ -7,10 +8,10 @@ export class SignupDto {
   @MaxLength(254)
   email: string;
 
-  @ApiProperty({ minLength: 10, maxLength: 256, description: 'At least 10 characters' })
+  @ApiProperty({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `At least ${PASSWORD_MIN_LENGTH} characters` })
   @IsString()
-  @MinLength(10, { message: 'password must be at least 10 characters long' })
-  @MaxLength(256)
+  @MinLength(PASSWORD_MIN_LENGTH, { message: `password must be at least ${PASSWORD_MIN_LENGTH} characters long` })
+  @MaxLength(PASSWORD_MAX_LENGTH)
   password: string;
 
   @ApiProperty({ example: 'Ada Lovelace', minLength: 1, maxLength: 100 })
@@ -33,14 +34,14 @@ export class LoginDto {
   @MaxLength(254)
   email: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 256 })
+  @ApiProperty({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH })
   @IsString()
   @MinLength(1)
-  @MaxLength(256)
+  @MaxLength(PASSWORD_MAX_LENGTH)
   password: string;
 }
 
-export class UserDto {
+export class UserDto implements User {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() email: string;
   @ApiProperty() name: string;
@@ -48,25 +49,25 @@ export class UserDto {
 
 export class JoinedDto {
   @ApiProperty({ format: 'uuid' }) teamId: string;
-  @ApiProperty({ enum: ['owner', 'admin', 'member', 'viewer'] }) role: string;
+  @ApiProperty({ enum: TEAM_ROLES }) role: TeamRole;
 }
 
-export class AuthResponseDto {
+export class AuthResponseDto implements AuthResponse {
   @ApiProperty({ type: UserDto }) user: UserDto;
   @ApiPropertyOptional({ type: JoinedDto, description: 'The team joined through the invitation given with the sign-up' })
   joined?: JoinedDto;
 }
 
-export class MeTeamDto {
+export class MeTeamDto implements MeTeam {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty() slug: string;
-  @ApiProperty({ enum: ['owner', 'admin', 'member', 'viewer'] }) role: string;
+  @ApiProperty({ enum: TEAM_ROLES }) role: TeamRole;
 }
 
-export class MeResponseDto {
+export class MeResponseDto implements MeResponse {
   @ApiProperty({ type: UserDto }) user: UserDto;
   @ApiProperty({ type: [MeTeamDto] }) teams: MeTeamDto[];
-  @ApiProperty({ enum: ['user', 'token'], description: 'How this request was authenticated' }) via: string;
+  @ApiProperty({ enum: ['user', 'token'], description: 'How this request was authenticated' }) via: MeResponse['via'];
   @ApiProperty({ description: 'The first account of the instance: the one quota messages tell people to ask' }) instanceAdmin: boolean;
 }

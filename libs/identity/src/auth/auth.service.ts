@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { TeamRole } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { ApiTokenRepository, AuthSessionRepository, RateLimitRepository, UserRecord, UserRepository } from '@h/db';
 import { AppException } from '@h/http';
@@ -17,7 +18,7 @@ export interface IssuedSession {
   csrfToken: string;
   expiresAt: Date;
   /** The team an invitation given with the sign-up (or sign-in) joined. */
-  joined?: { teamId: string; role: string } | null;
+  joined?: { teamId: string; role: TeamRole } | null;
 }
 
 export interface RequestMeta {

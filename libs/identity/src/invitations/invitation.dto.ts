@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import type { CreatedInvitation, Invitation, InvitationPreview, ListResponse, TeamRole } from '@h/contracts';
 import { ASSIGNABLE_ROLES, ROLES } from '../teams/team.dto';
 
 export class CreateInvitationDto {
@@ -35,9 +36,9 @@ export class InvitationTokenDto {
   token: string;
 }
 
-export class InvitationDto {
+export class InvitationDto implements Invitation<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty({ enum: ROLES }) role: TeamRole;
   @ApiProperty({ nullable: true, type: String }) email: string | null;
   @ApiProperty() maxUses: number;
   @ApiProperty() uses: number;
@@ -46,19 +47,19 @@ export class InvitationDto {
   @ApiProperty({ description: 'Name of the person who made it' }) createdByName: string;
 }
 
-export class InvitationListDto {
+export class InvitationListDto implements ListResponse<InvitationDto> {
   @ApiProperty({ type: [InvitationDto], description: 'Invitations that can still be used' }) items: InvitationDto[];
 }
 
-export class CreatedInvitationDto {
+export class CreatedInvitationDto implements CreatedInvitation<Date> {
   @ApiProperty({ type: InvitationDto }) invitation: InvitationDto;
   @ApiProperty({ description: 'The secret part of the link. Shown once; only its hash is stored.' }) token: string;
   @ApiProperty({ description: 'The link to send: H_PUBLIC_URL/invite/<token>' }) url: string;
 }
 
-export class InvitationPreviewDto {
+export class InvitationPreviewDto implements InvitationPreview<Date> {
   @ApiProperty() teamName: string;
-  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty({ enum: ROLES }) role: TeamRole;
   @ApiProperty({ nullable: true, type: String, description: 'Only this email may accept it' }) email: string | null;
   @ApiProperty() invitedBy: string;
   @ApiProperty() expiresAt: Date;
@@ -66,5 +67,5 @@ export class InvitationPreviewDto {
 
 export class JoinedTeamDto {
   @ApiProperty({ format: 'uuid' }) teamId: string;
-  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty({ enum: ROLES }) role: TeamRole;
 }

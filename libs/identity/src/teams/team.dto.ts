@@ -2,7 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
-export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+import { TEAM_ROLES, type ListResponse, type Member, type Quota, type Team, type TeamQuotas, type TeamRole } from '@h/contracts';
+
+export const ROLES = TEAM_ROLES;
 export const ASSIGNABLE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 
 export class CreateTeamDto {
@@ -14,15 +16,15 @@ export class CreateTeamDto {
   name: string;
 }
 
-export class TeamDto {
+export class TeamDto implements Team<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty() slug: string;
-  @ApiProperty({ enum: ROLES, description: "The caller's role" }) role: string;
+  @ApiProperty({ enum: ROLES, description: "The caller's role" }) role: TeamRole;
   @ApiProperty() createdAt: Date;
 }
 
-export class TeamListDto {
+export class TeamListDto implements ListResponse<TeamDto> {
   @ApiProperty({ type: [TeamDto] }) items: TeamDto[];
 }
 
@@ -32,15 +34,15 @@ export class UpdateMemberDto {
   role: (typeof ASSIGNABLE_ROLES)[number];
 }
 
-export class MemberDto {
+export class MemberDto implements Member<Date> {
   @ApiProperty({ format: 'uuid' }) userId: string;
   @ApiProperty() email: string;
   @ApiProperty() name: string;
-  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty({ enum: ROLES }) role: TeamRole;
   @ApiProperty() createdAt: Date;
 }
 
-export class MemberListDto {
+export class MemberListDto implements ListResponse<MemberDto> {
   @ApiProperty({ type: [MemberDto] }) items: MemberDto[];
 }
 
@@ -75,13 +77,13 @@ export class AuditListDto {
   @ApiProperty({ type: [AuditEntryDto] }) items: AuditEntryDto[];
 }
 
-export class QuotaDto {
+export class QuotaDto implements Quota {
   @ApiProperty({ description: 'In use now' }) used: number;
   @ApiProperty({ description: 'The most allowed (instance setting)' }) limit: number;
   @ApiProperty({ description: 'The instance setting that sets the limit', example: 'TEAM_MAX_WORKSPACES' }) setting: string;
 }
 
-export class TeamQuotasDto {
+export class TeamQuotasDto implements TeamQuotas {
   @ApiProperty({ type: QuotaDto }) workspaces: QuotaDto;
   @ApiProperty({ type: QuotaDto, description: 'Sandboxes running at once' }) runningSandboxes: QuotaDto;
   @ApiProperty({ type: QuotaDto, description: 'Agent runs queued or running at once (runs waiting for an approval do not count)' })

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import type { ApiToken, CreatedApiToken, ListResponse, TokenScope } from '@h/contracts';
 import { TOKEN_SCOPES } from '../access/principal';
 
 export class CreateTokenDto {
@@ -36,11 +37,11 @@ export class CreateTokenDto {
   expiresInDays?: number;
 }
 
-export class TokenDto {
+export class TokenDto implements ApiToken<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ description: 'Public part of the token, shown in lists' }) prefix: string;
-  @ApiProperty({ type: [String] }) scopes: string[];
+  @ApiProperty({ enum: TOKEN_SCOPES, isArray: true }) scopes: TokenScope[];
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) workspaceId: string | null;
   @ApiProperty({ nullable: true, type: Date }) expiresAt: Date | null;
   @ApiProperty({ nullable: true, type: Date }) lastUsedAt: Date | null;
@@ -48,11 +49,11 @@ export class TokenDto {
   @ApiProperty() createdAt: Date;
 }
 
-export class TokenListDto {
+export class TokenListDto implements ListResponse<TokenDto> {
   @ApiProperty({ type: [TokenDto] }) items: TokenDto[];
 }
 
-export class CreatedTokenDto {
+export class CreatedTokenDto implements CreatedApiToken<Date> {
   @ApiProperty({ type: TokenDto }) token: TokenDto;
   @ApiProperty({ description: 'The whole token. Shown once; store it now.' }) secret: string;
 }

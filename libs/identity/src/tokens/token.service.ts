@@ -2,17 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { ApiTokenRecord, ApiTokenRepository, WorkspaceRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AuditService } from '../audit/audit.service';
-import { AccessGrant, Principal, roleAtLeast, scopeCeiling } from '../access/principal';
+import { AccessGrant, Principal, roleAtLeast, scopeCeiling, TOKEN_SCOPES, type TokenScope } from '../access/principal';
 import { sha256 } from '../auth/secrets';
 import type { CreateTokenDto, CreatedTokenDto, TokenDto, TokenListDto } from './token.dto';
 import { newApiToken } from './token-format';
+
+const isTokenScope = (s: string): s is TokenScope => (TOKEN_SCOPES as readonly string[]).includes(s);
 
 function toDto(t: ApiTokenRecord): TokenDto {
   return {
     id: t.id,
     name: t.name,
     prefix: t.prefix,
-    scopes: t.scopes,
+    // Stored from CreateTokenDto's checked list; the filter only narrows the column's string[].
+    scopes: t.scopes.filter(isTokenScope),
     workspaceId: t.workspaceId,
     expiresAt: t.expiresAt,
     lastUsedAt: t.lastUsedAt,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ErrorCode } from '@h/contracts';
 import { mapException } from '@h/http';
 import { AccessService, AuthService, Principal } from '@h/identity';
 
@@ -7,7 +8,7 @@ export interface LiveCredentials {
   sessionToken?: string;
 }
 
-export type LiveVerdict = { ok: true; principal: Principal } | { ok: false; code: string; message: string } | { ok: 'unknown' };
+export type LiveVerdict = { ok: true; principal: Principal } | { ok: false; code: ErrorCode; message: string } | { ok: 'unknown' };
 
 // A stream (SSE or Socket.IO) outlives the request that opened it. Its credentials and the
 // caller's membership are checked again on a timer, so a logout, a revoked token or a removal

@@ -3,6 +3,10 @@ import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Server, ServerOptions } from 'socket.io';
+import type { ClientToServerEvents, ServerToClientEvents } from '@h/contracts';
+
+/** The one Socket.IO server, typed with the contracts' event maps (socket-events.ts). */
+export type SessionIoServer = Server<ClientToServerEvents, ServerToClientEvents>;
 
 // Lets several api replicas serve one Socket.IO namespace: room broadcasts go through Redis.
 // Session events do not depend on it (each replica reads the log and the event bus itself).
@@ -18,8 +22,8 @@ export class RedisIoAdapter extends IoAdapter {
     super(app);
   }
 
-  override createIOServer(port: number, options?: ServerOptions): Server {
-    const server: Server = super.createIOServer(port, { ...options, path: '/api/socket.io', serveClient: false });
+  override createIOServer(port: number, options?: ServerOptions): SessionIoServer {
+    const server: SessionIoServer = super.createIOServer(port, { ...options, path: '/api/socket.io', serveClient: false });
     this.pub ??= new Redis(this.redisUrl);
     this.sub ??= this.pub.duplicate();
     server.adapter(createAdapter(this.pub, this.sub, { key: `${this.keyPrefix}:socket.io` }));

@@ -1,8 +1,9 @@
+import type { ErrorCode } from '@h/contracts';
 import type { BusMessage, EphemeralFrame, EventEnvelope, EventRepository } from '@h/db';
 
 /** Why the api hung up on a stream; the client resumes after `lastSeq` (the log replays by seq). */
 export interface StreamEnd {
-  code: 'SLOW_CONSUMER' | 'STREAM_STALLED';
+  code: Extract<ErrorCode, 'SLOW_CONSUMER' | 'STREAM_STALLED'>;
   message: string;
   lastSeq: number;
 }

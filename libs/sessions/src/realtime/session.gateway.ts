@@ -8,10 +8,11 @@ import {
   WebSocketGateway,
 } from '@nestjs/websockets';
 import { parse as parseCookie } from 'cookie';
-import type { Socket } from 'socket.io';
+import type { Socket as IoSocket } from 'socket.io';
 import { z } from 'zod';
 import { AppConfig } from '@h/config';
-import { AppException, findInputProblem, INPUT_LIMITS, mapException, SESSION_COOKIE } from '@h/http';
+import { PERMISSION_BEHAVIORS, type Ack, type ClientToServerEvents, type ErrorCode, type Permission, type Run, type ServerToClientEvents } from '@h/contracts';
+import { AppException, errorBody, findInputProblem, INPUT_LIMITS, mapException, SESSION_COOKIE } from '@h/http';
 import { AccessService, AuthService, bearerFrom, Principal } from '@h/identity';
 import { PermissionService, RunService } from '@h/runs';
 import { LiveAccessService, LiveCredentials } from './live-access.service';
@@ -22,13 +23,11 @@ const subscribeSchema = z.object({ sessionId: z.string().uuid(), afterSeq: z.num
 const unsubscribeSchema = z.object({ sessionId: z.string().uuid() });
 const decideSchema = z.object({
   permissionId: z.string().uuid(),
-  behavior: z.enum(['allow', 'deny']),
+  behavior: z.enum(PERMISSION_BEHAVIORS),
   updatedInput: z.record(z.string(), z.unknown()).optional(),
   message: z.string().max(2000).optional(),
 });
 const cancelSchema = z.object({ runId: z.string().uuid() });
-
-type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
 
 interface SocketState {
   principal: Principal;
@@ -37,6 +36,19 @@ interface SocketState {
   streams: Map<string, SessionStream>;
   recheck?: NodeJS.Timeout;
 }
+
+interface SocketData {
+  /** Set once the handshake is authenticated; cleared when its credentials end. */
+  h?: SocketState;
+  connecting?: Promise<void>;
+}
+
+/** A connection as the gateway sees it: the event maps of libs/contracts socket-events.ts. */
+export type SessionSocket = IoSocket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+type AckOf<E extends keyof ClientToServerEvents> = Parameters<Parameters<ClientToServerEvents[E]>[1]>[0];
+
+const refusal = (code: ErrorCode, message: string): { ok: false } & ReturnType<typeof errorBody> => ({ ok: false, ...errorBody(code, message) });
 
 // Server-to-client frames: `event` (a persisted envelope, exactly once, in seq order), `delta`
 // (ephemeral token deltas) and `stream_error` (a subscription ended: access lost, or SLOW_CONSUMER /
@@ -58,7 +70,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
     private readonly config: AppConfig,
   ) {}
 
-  handleConnection(socket: Socket): Promise<void> {
+  handleConnection(socket: SessionSocket): Promise<void> {
     // A client may send its first message (typically subscribe, from its connect handler) before
     // the handshake is authenticated: handle() waits for this instead of answering UNAUTHENTICATED.
     const connecting = this.connect(socket);
@@ -66,7 +78,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
     return connecting;
   }
 
-  private async connect(socket: Socket): Promise<void> {
+  private async connect(socket: SessionSocket): Promise<void> {
     try {
       const { principal, credentials } = await this.authenticate(socket);
       // Gone while authenticating: handleDisconnect already ran, so keep no state (and no timer).
@@ -80,13 +92,13 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
       socket.emit('ready', { userId: principal.userId, via: principal.kind });
     } catch (err) {
       const { code, message } = mapException(err);
-      socket.emit('auth_error', { error: { code, message } });
+      socket.emit('auth_error', errorBody(code, message));
       socket.disconnect(true);
     }
   }
 
-  handleDisconnect(socket: Socket): void {
-    const state = socket.data.h as SocketState | undefined;
+  handleDisconnect(socket: SessionSocket): void {
+    const state = socket.data.h;
     if (state?.recheck) {
       clearInterval(state.recheck);
       this.rechecks.delete(state.recheck);
@@ -101,7 +113,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
   }
 
   @SubscribeMessage('subscribe')
-  subscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ sessionId: string; lastSeq: number }>> {
+  subscribe(@ConnectedSocket() socket: SessionSocket, @MessageBody() body: unknown): Promise<AckOf<'subscribe'>> {
     return this.handle(socket, body, async (state) => {
       const { sessionId, afterSeq } = subscribeSchema.parse(body);
       await this.access.check(state.principal, 'session', sessionId, 'viewer');
@@ -133,7 +145,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
   }
 
   @SubscribeMessage('unsubscribe')
-  unsubscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ sessionId: string }>> {
+  unsubscribe(@ConnectedSocket() socket: SessionSocket, @MessageBody() body: unknown): Promise<AckOf<'unsubscribe'>> {
     return this.handle(socket, body, async (state) => {
       const { sessionId } = unsubscribeSchema.parse(body);
       state.streams.get(sessionId)?.close();
@@ -144,7 +156,8 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
   }
 
   @SubscribeMessage('permission.decide')
-  decide(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown) {
+  // The DTOs hold Dates; the answer travels as ISO strings (the map's `Permission`, `Run`).
+  decide(@ConnectedSocket() socket: SessionSocket, @MessageBody() body: unknown): Promise<Ack<Permission<Date>>> {
     return this.handle(socket, body, async (state) => {
       const { permissionId, ...decision } = decideSchema.parse(body);
       const grant = await this.access.check(state.principal, 'permission', permissionId, 'member');
@@ -153,7 +166,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
   }
 
   @SubscribeMessage('run.cancel')
-  cancel(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown) {
+  cancel(@ConnectedSocket() socket: SessionSocket, @MessageBody() body: unknown): Promise<Ack<Run<Date>>> {
     return this.handle(socket, body, async (state) => {
       const { runId } = cancelSchema.parse(body);
       const grant = await this.access.check(state.principal, 'run', runId, 'member');
@@ -162,8 +175,8 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
   }
 
   /** Hangs up when the credentials ended; closes each subscription its caller may no longer read. */
-  private async recheck(socket: Socket): Promise<void> {
-    const state = socket.data.h as SocketState | undefined;
+  private async recheck(socket: SessionSocket): Promise<void> {
+    const state = socket.data.h;
     if (!state) return;
     const who = await this.live.verdict(state.credentials);
     if (who.ok === false) {
@@ -178,34 +191,34 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
       state.streams.get(sessionId)?.close();
       state.streams.delete(sessionId);
       await socket.leave(`session:${sessionId}`);
-      socket.emit('stream_error', { sessionId, error: { code: v.code, message: v.message } });
+      socket.emit('stream_error', { sessionId, ...errorBody(v.code, v.message) });
     }
   }
 
-  private async handle<T>(socket: Socket, body: unknown, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {
-    if (!socket.data.h) await (socket.data.connecting as Promise<void> | undefined);
-    const state = socket.data.h as SocketState | undefined;
-    if (!state) return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'Not authenticated.' } };
+  private async handle<T>(socket: SessionSocket, body: unknown, work: (state: SocketState) => Promise<T>): Promise<Ack<T>> {
+    if (!socket.data.h) await socket.data.connecting;
+    const state = socket.data.h;
+    if (!state) return refusal('UNAUTHENTICATED', 'Not authenticated.');
     // A socket outlives the login it was opened with: after a logout or a token revocation it
     // must stop acting, as HTTP does at once.
     if (!(await this.auth.authenticate(state.credentials))) {
       this.handleDisconnect(socket);
       socket.data.h = undefined;
       setImmediate(() => socket.disconnect(true));
-      return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'The session or API token this socket used has ended; sign in again.' } };
+      return refusal('UNAUTHENTICATED', 'The session or API token this socket used has ended; sign in again.');
     }
     // The same input policy as every HTTP body (NUL, lone surrogates, depth, unsafe numbers).
     const problem = findInputProblem(body, 'message');
-    if (problem) return { ok: false, error: { code: 'VALIDATION_FAILED', message: problem } };
+    if (problem) return refusal('VALIDATION_FAILED', problem);
     try {
       return { ok: true, data: await work(state) };
     } catch (err) {
       if (err instanceof z.ZodError) {
-        return { ok: false, error: { code: 'VALIDATION_FAILED', message: err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') } };
+        return refusal('VALIDATION_FAILED', err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
       }
       const { status, code, message } = mapException(err);
       if (status >= 500) this.logger.error({ err }, 'socket handler failed');
-      return { ok: false, error: { code, message } };
+      return refusal(code, message);
     }
   }
 
@@ -214,7 +227,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
    * Authorization header. Cookie logins must come from H's own origin, which blocks cross-site
    * WebSocket hijacking (a cookie is sent by the browser whichever page opens the socket).
    */
-  private async authenticate(socket: Socket): Promise<{ principal: Principal; credentials: SocketState['credentials'] }> {
+  private async authenticate(socket: SessionSocket): Promise<{ principal: Principal; credentials: SocketState['credentials'] }> {
     const headers = socket.handshake.headers;
     const token = typeof socket.handshake.auth?.token === 'string' ? socket.handshake.auth.token : bearerFrom(headers.authorization);
     if (token) {

@@ -2,6 +2,8 @@
 // for its client, so replay waits for a drain and live events to a slow client stay bounded.
 import type { Response } from 'express';
 import type { Socket } from 'socket.io';
+import type { ServerToClientEvents } from '@h/contracts';
+import { errorBody } from '@h/http';
 import type { StreamEnd, StreamSink } from './session-stream';
 
 /** Below this the transport counts as drained again (replay writes on). */
@@ -28,7 +30,7 @@ export function sseSink(res: Response, hooks: { failed: () => void }): StreamSin
         res.on('close', done);
       }),
     end: (reason: StreamEnd) => {
-      res.write(`event: stream_error\ndata: ${JSON.stringify({ error: { code: reason.code, message: reason.message }, lastSeq: reason.lastSeq })}\n\n`);
+      res.write(`event: stream_error\ndata: ${JSON.stringify({ ...errorBody(reason.code, reason.message), lastSeq: reason.lastSeq })}\n\n`);
       res.end();
       // A client that reads nothing never takes what is queued: free it.
       setTimeout(() => res.destroy(), HANG_UP_GRACE_MS).unref();
@@ -82,7 +84,7 @@ function socketDrained(socket: Socket): Promise<void> {
 }
 
 /** Socket.IO: `event`/`delta` frames on the socket; the connection's buffer is the measure (shared by its subscriptions). */
-export function socketSink(socket: Socket, sessionId: string): StreamSink {
+export function socketSink(socket: Socket<Record<string, never>, ServerToClientEvents>, sessionId: string): StreamSink {
   return {
     event: (e) => {
       socket.emit('event', e);
@@ -92,12 +94,12 @@ export function socketSink(socket: Socket, sessionId: string): StreamSink {
     buffered: () => socketBufferedBytes(socket),
     drained: () => socketDrained(socket),
     end: (reason: StreamEnd) => {
-      socket.emit('stream_error', { sessionId, lastSeq: reason.lastSeq, error: { code: reason.code, message: reason.message } });
+      socket.emit('stream_error', { sessionId, lastSeq: reason.lastSeq, ...errorBody(reason.code, reason.message) });
       // The buffer belongs to the connection, not to one subscription: the whole connection goes.
       socket.disconnect(true);
       const ws = (socket.conn.transport as unknown as { socket?: { terminate?: () => void } }).socket;
       setTimeout(() => ws?.terminate?.(), HANG_UP_GRACE_MS).unref();
     },
-    failed: (e) => socket.emit('stream_error', { sessionId, error: { code: 'STREAM_FAILED', message: e.message } }),
+    failed: (e) => socket.emit('stream_error', { sessionId, ...errorBody('STREAM_FAILED', e.message) }),
   };
 }

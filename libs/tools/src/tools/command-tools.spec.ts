@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hostEnv } from '@h/config';
 import { longRunningReason } from '../command-policy';
 import { distillOutput } from '../distill';
 import { z } from 'zod';
@@ -39,13 +40,13 @@ describe('command tools', () => {
     });
 
     it('should run in a sub-directory and strip secrets from the environment', async () => {
-      process.env.MY_SECRET_TOKEN = 'leak';
+      const replaced = jest.replaceProperty(process, 'env', { ...hostEnv(), MY_SECRET_TOKEN: 'leak' });
       try {
         await kit.call('create_directory', { path: 'sub' });
         const res = await kit.call('run_command', { command: 'basename "$PWD"; echo "[$MY_SECRET_TOKEN]" "$CI"', cwd: 'sub' });
         expect(res.text).toContain('sub\n[] 1');
       } finally {
-        delete process.env.MY_SECRET_TOKEN;
+        replaced.restore();
       }
     });
 

@@ -1,7 +1,8 @@
+import { TODO_STATUSES } from '@h/contracts';
 import { p, params } from '../tool-params';
 import { ToolError, type AgentTool } from '../tool.types';
 
-const STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
+const STATUSES = TODO_STATUSES;
 
 const input = params({
   todos: p.array(p.object({ content: p.string(), status: p.enum(STATUSES) }), 'The whole list, replacing the previous one'),

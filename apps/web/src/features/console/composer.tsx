@@ -3,7 +3,7 @@
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { FormError } from '../../components/form-error';
 import { api } from '../../lib/api-client';
-import type { Run } from '../../lib/agent-types';
+import type { Run } from '@h/contracts';
 import { makeClientId } from '../../lib/client-id';
 import { useAction } from '../../lib/use-action';
 

@@ -6,7 +6,8 @@ import { FormError } from '../../components/form-error';
 import { SelectField } from '../../components/select-field';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import { type AgentSession, PERMISSION_MODES, type PermissionMode } from '../../lib/agent-types';
+import type { Session as AgentSession, PermissionMode } from '@h/contracts';
+import { PERMISSION_MODES } from '@h/contracts/session-api';
 import { useAction } from '../../lib/use-action';
 import { MODE_INFO } from './permission-modes';
 

@@ -1,4 +1,4 @@
-import type { PermissionMode } from '../../lib/agent-types';
+import type { PermissionMode } from '@h/contracts';
 
 // What each mode does in H (the worker's authorize step): only `approve` ever asks. `bypass` and
 // `skip` behave the same, both run every command, write and delete at once; `skip` is the h2c

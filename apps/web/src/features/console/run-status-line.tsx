@@ -1,4 +1,4 @@
-import type { RunStatus } from '../../lib/agent-types';
+import type { RunStatus } from '@h/contracts';
 import { cacheHitPercent, type ContextUse, formatContextUse, formatTokens, type UsageTotals } from './transcript-state';
 import { formatCost } from './usage-panel';
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../lib/api-client';
-import type { AgentSession, Run } from '../../lib/agent-types';
+import type { Session as AgentSession, Run } from '@h/contracts';
 import { Composer } from './composer';
 import { PermissionCard } from './permission-card';
 import { MODE_INFO } from './permission-modes';

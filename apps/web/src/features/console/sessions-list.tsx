@@ -1,4 +1,4 @@
-import type { AgentSession, RunStatus } from '../../lib/agent-types';
+import type { Session as AgentSession, RunStatus } from '@h/contracts';
 import { formatDateTime } from '../../lib/format';
 
 const STATUS_LABEL: Record<RunStatus, string> = {

@@ -1,4 +1,4 @@
-import type { Todo } from '../../lib/agent-types';
+import type { Todo } from '@h/contracts';
 
 const MARK: Record<Todo['status'], string> = { pending: '○', in_progress: '◐', completed: '●', cancelled: '⊘' };
 const LABEL: Record<Todo['status'], string> = { pending: 'to do', in_progress: 'in progress', completed: 'done', cancelled: 'cancelled' };

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '../../lib/agent-types';
+import type { EventEnvelope } from '@h/contracts';
 import { applyDelta, applyEvents, cacheHitPercent, type ConsoleState, formatContextUse, initialConsoleState, visibleTurns } from './transcript-state';
 
 let seq = 0;

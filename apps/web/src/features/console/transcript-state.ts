@@ -1,4 +1,4 @@
-import type { DeltaFrame, EventEnvelope, RunStatus, RunUsageData, Todo, ToolCallData } from '../../lib/agent-types';
+import type { DeltaFrame, EventEnvelope, RunStatus, RunUsage as RunUsageData, Todo, AgentToolCall as ToolCallData } from '@h/contracts';
 
 // The console's view of one session, folded from its event log. Pure functions of the events, so a
 // reload (the log read again from seq 0) rebuilds exactly what the live page showed.
@@ -298,7 +298,7 @@ function exitCodeOf(data: unknown): { exitCode?: number | null } {
 }
 
 /** Adds a live token delta; stale deltas (their message is already in the log) are dropped. */
-export function applyDelta(state: ConsoleState, frame: DeltaFrame): ConsoleState {
+export function applyDelta(state: ConsoleState, frame: Pick<DeltaFrame, 'afterSeq' | 'runId' | 'type' | 'data'>): ConsoleState {
   if (frame.afterSeq < state.liveFloor) return state;
   const runId = frame.runId ?? state.latestRunId;
   const live = state.live && state.live.afterSeq === frame.afterSeq ? state.live : { runId, afterSeq: frame.afterSeq, text: '', thinking: '' };

@@ -3,7 +3,7 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { api, errorMessage } from '../../lib/api-client';
-import type { DeltaFrame, EventEnvelope, EventPage } from '../../lib/agent-types';
+import type { ClientToServerEvents, DeltaFrame, EventEnvelope, EventPage, ServerToClientEvents } from '@h/contracts';
 import { applyDelta, applyEvents, type ConsoleState, initialConsoleState } from './transcript-state';
 
 export type Connection = 'loading' | 'live' | 'reconnecting' | 'failed';
@@ -16,7 +16,8 @@ function reduce(state: ConsoleState, action: Action): ConsoleState {
   return applyDelta(state, action.frame);
 }
 
-type Ack = { ok: true; data: { lastSeq: number } } | { ok: false; error: { code: string; message: string } };
+/** The session socket, typed with the server's event maps (libs/contracts socket-events.ts). */
+type SessionSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
  * One session's event log, live: the history over HTTP, then a Socket.IO subscription from the last
@@ -31,7 +32,7 @@ export function useSessionStream(sessionId: string): { state: ConsoleState; conn
 
   useEffect(() => {
     let closed = false;
-    let socket: Socket | null = null;
+    let socket: SessionSocket | null = null;
     const controller = new AbortController();
     lastSeq.current = 0;
     dispatch({ type: 'reset' });
@@ -44,8 +45,8 @@ export function useSessionStream(sessionId: string): { state: ConsoleState; conn
       dispatch({ type: 'events', events });
     };
 
-    const subscribe = (s: Socket) => {
-      s.emit('subscribe', { sessionId, afterSeq: lastSeq.current }, (ack: Ack) => {
+    const subscribe = (s: SessionSocket) => {
+      s.emit('subscribe', { sessionId, afterSeq: lastSeq.current }, (ack) => {
         if (closed) return;
         if (ack?.ok) {
           setConnection('live');
@@ -58,23 +59,23 @@ export function useSessionStream(sessionId: string): { state: ConsoleState; conn
     };
 
     const connect = () => {
-      const s = io({ path: '/api/socket.io', withCredentials: true, reconnectionDelayMax: 4000 });
+      const s: SessionSocket = io({ path: '/api/socket.io', withCredentials: true, reconnectionDelayMax: 4000 });
       socket = s;
       // The server authenticates a new connection asynchronously and says `ready` when done; a
       // subscribe sent on `connect` can arrive before that and be refused.
       s.on('ready', () => subscribe(s));
-      s.on('event', (e: EventEnvelope) => {
+      s.on('event', (e) => {
         if (e.sessionId !== sessionId || e.seq <= lastSeq.current) return;
         // The server sends each event once and in order; a hole means a stream was lost, so
         // catch up from what is held instead of showing a transcript with a gap.
         if (e.seq > lastSeq.current + 1) return subscribe(s);
         take([e]);
       });
-      s.on('delta', (frame: DeltaFrame) => {
+      s.on('delta', (frame) => {
         if (frame.sessionId && frame.sessionId !== sessionId) return;
         dispatch({ type: 'delta', frame });
       });
-      s.on('auth_error', (body: { error?: { message?: string } }) => {
+      s.on('auth_error', (body) => {
         setConnection('failed');
         setError(body?.error?.message ?? 'Sign in again to follow this session.');
       });

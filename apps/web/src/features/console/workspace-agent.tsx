@@ -2,8 +2,8 @@
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo, useState } from 'react';
-import { ACTIVE_RUN_STATUSES, type AgentSession, type RunStatus } from '../../lib/agent-types';
-import type { ListResponse } from '../../lib/api-types';
+import type { Session as AgentSession, ListResponse, RunStatus } from '@h/contracts';
+import { ACTIVE_RUN_STATUSES } from '@h/contracts/session-api';
 import { useApiQuery } from '../../lib/use-api-query';
 import { usePollWhile } from '../../lib/use-poll-while';
 import { NewSessionForm } from './new-session-form';

@@ -8,7 +8,7 @@ import { SelectField, type SelectOption } from '../../components/select-field';
 import { ShownOnce } from '../../components/shown-once';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import type { CreatedInvitation, Invitation, ListResponse, TeamRole } from '../../lib/api-types';
+import type { CreatedInvitation, Invitation, ListResponse, TeamRole } from '@h/contracts';
 import { formatDate } from '../../lib/format';
 import { ROLE_LABELS } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';

@@ -1,4 +1,4 @@
-import type { TeamRole } from '../../lib/api-types';
+import type { TeamRole } from '@h/contracts';
 
 export const ROLE_HINTS: Record<TeamRole, string> = {
   owner: 'everything, including owners',

@@ -3,7 +3,7 @@
 import { ConfirmButton } from '../../components/confirm-button';
 import { FormError } from '../../components/form-error';
 import { api } from '../../lib/api-client';
-import type { ListResponse, Member, TeamRole } from '../../lib/api-types';
+import type { ListResponse, Member, TeamRole } from '@h/contracts';
 import { formatDate } from '../../lib/format';
 import { canManage, ROLE_LABELS } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';

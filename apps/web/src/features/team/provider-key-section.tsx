@@ -6,7 +6,7 @@ import { Field } from '../../components/field';
 import { FormError } from '../../components/form-error';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import type { ProviderStatus, TeamRole } from '../../lib/api-types';
+import type { ProviderStatus, TeamRole } from '@h/contracts';
 import { formatDateTime } from '../../lib/format';
 import { canManage } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';

@@ -1,7 +1,7 @@
 'use client';
 
 import { FormError } from '../../components/form-error';
-import type { Quota, TeamQuotas } from '../../lib/api-types';
+import type { Quota, TeamQuotas } from '@h/contracts';
 import { useApiQuery } from '../../lib/use-api-query';
 
 const ROWS: { key: keyof TeamQuotas; label: string }[] = [

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { Unavailable } from '../../components/unavailable';
-import type { ListResponse, Team, Workspace } from '../../lib/api-types';
+import type { ListResponse, Team, WorkspaceResponse as Workspace } from '@h/contracts';
 import { canWrite, ROLE_LABELS } from '../../lib/roles';
 import { useApiQuery } from '../../lib/use-api-query';
 import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';

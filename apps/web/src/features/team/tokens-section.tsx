@@ -8,7 +8,7 @@ import { SelectField } from '../../components/select-field';
 import { ShownOnce } from '../../components/shown-once';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import type { ApiToken, CreatedApiToken, ListResponse, TeamRole, TokenScope, Workspace } from '../../lib/api-types';
+import type { ApiToken, CreatedApiToken, ListResponse, TeamRole, TokenScope, WorkspaceResponse as Workspace } from '@h/contracts';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { canManage } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';

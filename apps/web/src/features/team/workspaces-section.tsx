@@ -7,7 +7,7 @@ import { FormError } from '../../components/form-error';
 import { StatusBadge } from '../../components/status-badge';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import type { ListResponse, TeamRole, Workspace } from '../../lib/api-types';
+import type { ListResponse, TeamRole, WorkspaceResponse as Workspace } from '@h/contracts';
 import { formatDate } from '../../lib/format';
 import { canWrite } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';

@@ -6,7 +6,7 @@ import { Field } from '../../components/field';
 import { FormError } from '../../components/form-error';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import type { ListResponse, Team } from '../../lib/api-types';
+import type { ListResponse, Team } from '@h/contracts';
 import { formatDate } from '../../lib/format';
 import { ROLE_LABELS } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';

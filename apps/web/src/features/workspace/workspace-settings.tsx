@@ -6,7 +6,7 @@ import { Field } from '../../components/field';
 import { FormError } from '../../components/form-error';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
-import type { TeamRole, Workspace } from '../../lib/api-types';
+import type { TeamRole, WorkspaceResponse as Workspace } from '@h/contracts';
 import { canManage, canWrite } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';
 

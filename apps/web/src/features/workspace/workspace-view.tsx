@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { Suspense } from 'react';
 import { StatusBadge } from '../../components/status-badge';
 import { Unavailable } from '../../components/unavailable';
-import type { Workspace, WorkspaceStatus } from '../../lib/api-types';
+import type { WorkspaceResponse as Workspace, WorkspaceStatus } from '@h/contracts';
 import { formatDateTime } from '../../lib/format';
 import { canWrite } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';

@@ -6,7 +6,7 @@ import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-error';
 import { SubmitButton } from '../../../components/submit-button';
 import { api } from '../../../lib/api-client';
-import type { User } from '../../../lib/api-types';
+import type { User } from '@h/contracts';
 import { useAction } from '../../../lib/use-action';
 import { nextPath } from '../next-path';
 

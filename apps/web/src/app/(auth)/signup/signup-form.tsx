@@ -6,12 +6,13 @@ import { Field } from '../../../components/field';
 import { FormError } from '../../../components/form-error';
 import { SubmitButton } from '../../../components/submit-button';
 import { api } from '../../../lib/api-client';
-import type { AuthResponse } from '../../../lib/api-types';
+import type { AuthResponse } from '@h/contracts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@h/contracts/identity-api';
 import { useAction } from '../../../lib/use-action';
 
 // The api's password rules; the browser checks them first so the user hears about them at once.
-const PASSWORD_MIN = 10;
-const PASSWORD_MAX = 256;
+const PASSWORD_MIN = PASSWORD_MIN_LENGTH;
+const PASSWORD_MAX = PASSWORD_MAX_LENGTH;
 
 /** With an invitation the new account joins its team (and may sign up where only invitations may). */
 export interface SignupInvitation {

@@ -5,7 +5,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { FormError } from '../../../../components/form-error';
 import { SubmitButton } from '../../../../components/submit-button';
 import { ApiError, api, errorMessage } from '../../../../lib/api-client';
-import type { InvitationPreview, MeResponse } from '../../../../lib/api-types';
+import type { InvitationPreview, MeResponse } from '@h/contracts';
 import { formatDate } from '../../../../lib/format';
 import { ROLE_LABELS } from '../../../../lib/roles';
 import { useAction } from '../../../../lib/use-action';

@@ -1,0 +1,100 @@
+// Every error code H answers with, in one casing (UPPER_SNAKE), with its default HTTP status and
+// what it means. `AppException` and the error-body helper of libs/http accept only these (a typo
+// is a compile error), OpenAPI's ErrorResponseDto lists them, and the web reads the same type.
+// `status: null` marks codes that never answer a request: a run's failure (`run.failed`, the run's
+// `error`) or the end of a live stream (`stream_error`).
+// Zod-free on purpose: the browser may import this file's values.
+
+export interface ErrorCodeInfo {
+  status: number | null;
+  description: string;
+}
+
+export const ERROR_CODES = {
+  // --- 400: the request is wrong ---
+  BAD_REQUEST: { status: 400, description: 'The request is malformed.' },
+  VALIDATION_FAILED: { status: 400, description: 'A value in the request breaks a rule; the message names the field.' },
+  INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },
+  INVALID_ALLOWED_HOST: { status: 400, description: 'A workspace allowed host is not a host name.' },
+  BAD_OUTPUT_ID: { status: 400, description: 'A tool output id is not a positive integer.' },
+  BAD_LAST_EVENT_ID: { status: 400, description: 'Last-Event-ID is not an event seq.' },
+  SIGNUP_FAILED: { status: 400, description: 'No account could be made with these details (the answer never tells whether the email is in use).' },
+  UNKNOWN_MODEL: { status: 400, description: 'The model id is not in the catalog; the message names the known ones.' },
+  STEP_LIMIT_TOO_HIGH: { status: 400, description: 'maxSteps is above the instance maximum (AGENT_MAX_STEPS_LIMIT).' },
+  // --- 401 / 403: who may do it ---
+  UNAUTHENTICATED: { status: 401, description: 'No valid session cookie or API token.' },
+  INVALID_CREDENTIALS: { status: 401, description: 'Email or password is wrong.' },
+  FORBIDDEN: { status: 403, description: 'The caller lacks the role or scope this needs.' },
+  CSRF_FAILED: { status: 403, description: 'A cookie-authenticated write without the matching x-csrf-token header.' },
+  TOKEN_NOT_ALLOWED: { status: 403, description: 'API tokens cannot use this route.' },
+  TOKEN_WORKSPACE_BOUND: { status: 403, description: 'A workspace-bound API token used a team-wide route.' },
+  SIGNUP_DISABLED: { status: 403, description: 'Sign-up is turned off on this instance.' },
+  SIGNUP_INVITE_ONLY: { status: 403, description: 'Sign-up on this instance needs an invitation link.' },
+  INVITATION_EMAIL_MISMATCH: { status: 403, description: 'The invitation is for another email address.' },
+  BAD_ORIGIN: { status: 403, description: 'A cookie-authenticated socket from another origin.' },
+  // --- 404 ---
+  NOT_FOUND: { status: 404, description: 'The resource does not exist or the caller may not see it.' },
+  USER_NOT_FOUND: { status: 404, description: 'No account uses that email.' },
+  UNKNOWN_PROVIDER: { status: 404, description: 'The model provider is not supported.' },
+  OUTPUT_NOT_FOUND: { status: 404, description: 'No stored tool output with that id in this session.' },
+  INVITATION_INVALID: { status: 404, description: 'The invitation expired, was used up or revoked, or is mistyped.' },
+  METHOD_NOT_ALLOWED: { status: 405, description: 'The route does not take this method.' },
+  REQUEST_TIMEOUT: { status: 408, description: 'The request took too long to arrive.' },
+  // --- 409: the state does not allow it ---
+  CONFLICT: { status: 409, description: 'The change conflicts with the current state.' },
+  ALREADY_MEMBER: { status: 409, description: 'That person is already a member of the team.' },
+  LAST_OWNER: { status: 409, description: 'A team needs at least one owner.' },
+  EMAIL_TAKEN: { status: 409, description: 'An account with this email already exists.' },
+  RUN_FINISHED: { status: 409, description: 'The run already ended.' },
+  ALREADY_DECIDED: { status: 409, description: 'The permission request was already answered.' },
+  // --- size, type and rate ---
+  PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than BODY_LIMIT.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The body is not JSON, or in an unsupported encoding.' },
+  UNPROCESSABLE: { status: 422, description: 'The request is well-formed but cannot be processed.' },
+  RATE_LIMITED: { status: 429, description: 'Too many attempts; retry after the Retry-After header.' },
+  TOO_MANY_STREAMS: { status: 429, description: 'The caller holds STREAMS_PER_PRINCIPAL live streams already.' },
+  QUOTA_EXCEEDED: { status: 429, description: 'A team quota (TEAM_MAX_*) is reached: 409 for what the team keeps (workspaces), 429 for what frees up by itself; also a run failure.' },
+  HEADERS_TOO_LARGE: { status: 431, description: 'The request headers are too large.' },
+  // --- 5xx: our side ---
+  INTERNAL: { status: 500, description: 'Something went wrong on the server; it was logged.' },
+  WEB_UNAVAILABLE: { status: 502, description: 'The web app behind the api is not answering yet.' },
+  NOT_READY: { status: 503, description: 'A dependency (Postgres, Redis) does not answer.' },
+  // --- the end of a live stream (stream_error frames) ---
+  SLOW_CONSUMER: { status: null, description: 'The client read too slowly and was cut; resume after lastSeq.' },
+  STREAM_STALLED: { status: null, description: 'A replay could not write for STREAM_STALL_TIMEOUT_MS; resume after lastSeq.' },
+  STREAM_FAILED: { status: null, description: 'Reading the event log for a stream failed; resubscribe.' },
+  // --- why a run failed (run.failed, the run's error) or a non-fatal run error event ---
+  SESSION_GONE: { status: null, description: 'The session was deleted while its run waited.' },
+  WORKSPACE_GONE: { status: null, description: 'The workspace was deleted while the run waited.' },
+  SANDBOX_UNAVAILABLE: { status: null, description: 'The workspace sandbox could not be started.' },
+  PROVIDER_KEY_MISSING: { status: null, description: 'The team has no API key for the model provider.' },
+  PROVIDER_KEY_UNREADABLE: { status: null, description: 'The stored provider key cannot be decrypted (master key changed?).' },
+  PROVIDER_AUTH_FAILED: { status: null, description: 'The model provider rejected the API key.' },
+  PROVIDER_BALANCE: { status: null, description: 'The model provider account has insufficient balance.' },
+  PROVIDER_RATE_LIMITED: { status: null, description: 'The model provider is rate-limiting the key.' },
+  PROVIDER_ERROR: { status: null, description: 'The model provider failed to answer (its side).' },
+  PROVIDER_UNREACHABLE: { status: null, description: 'The model provider could not be reached.' },
+  PROVIDER_TIMEOUT: { status: null, description: 'The model provider sent nothing for the request timeout.' },
+  PROVIDER_BAD_REQUEST: { status: null, description: 'The model provider rejected the request.' },
+  CONTEXT_TOO_LONG: { status: null, description: "The conversation is longer than the model's context window." },
+  MODEL_FAILED: { status: null, description: 'The model request failed for another reason.' },
+  MODEL_STREAM_RESTARTED: { status: null, description: 'The model stream broke and the request is retried (not fatal).' },
+  STEP_LIMIT: { status: null, description: 'The run made its maximum number of model requests without finishing.' },
+  NO_COMPLETION: { status: null, description: 'The model kept replying in plain text without completing the task.' },
+  CANCELLED: { status: null, description: 'The run was cancelled.' },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
+
+/** Codes that answer a request, each with its HTTP status. */
+export type HttpErrorCode = { [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends number ? K : never }[ErrorCode];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** The one error shape of every refusal: HTTP bodies, socket acks, SSE and socket stream_error frames. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string };
+}

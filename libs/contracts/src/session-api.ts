@@ -1,0 +1,139 @@
+// The agent part of the H API as it travels: sessions, runs, permission requests, the event log's
+// pages and live frames. Dates are ISO strings on the wire. The server's DTO classes (libs/sessions
+// session.dto.ts) implement these, so a field that drifts is a compile error on both sides; the web
+// imports them type-only. Zod-free: the browser may import the constants.
+// `TDate` is `string` on the wire and for the web; the server's DTOs, which hold Date objects until
+// JSON turns them into ISO strings, implement the `<Date>` form.
+import type { EventEnvelope } from './agent-events';
+
+export const PERMISSION_MODES = ['approve', 'bypass', 'skip'] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export const RUN_STATUSES = ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** A run in one of these still holds its session (and a place in the team's queue). */
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'waiting_permission'];
+export const FINISHED_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled'];
+
+export const TODO_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
+export type TodoStatus = (typeof TODO_STATUSES)[number];
+
+export const PERMISSION_BEHAVIORS = ['allow', 'deny'] as const;
+export type PermissionBehavior = (typeof PERMISSION_BEHAVIORS)[number];
+export const PERMISSION_STATUSES = ['pending', 'allowed', 'denied', 'cancelled'] as const;
+export type PermissionStatus = (typeof PERMISSION_STATUSES)[number];
+
+/**
+ * Token use and cost of a run, a session or a team's month, as the API reports it. The event log
+ * carries the engine's per-run form (`RunUsage` in agent-events.ts: `cost`, plus reasoning tokens);
+ * libs/db usage.ts converts between the two, nowhere else.
+ */
+export interface Usage {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  cacheHitTokens: number;
+  cacheMissTokens: number;
+  /** US dollars. */
+  costUsd: number;
+}
+
+export interface Session<TDate = string> {
+  id: string;
+  workspaceId: string;
+  teamId: string;
+  title: string;
+  model: string;
+  thinking: boolean;
+  permissionMode: PermissionMode;
+  /** Step limit of this session; null: the instance default. */
+  maxSteps: number | null;
+  /** Seq of the newest event. */
+  lastSeq: number;
+  usage: Usage;
+  /** The newest run (id and status), for the sessions list's badge. */
+  latestRun: { id: string; status: RunStatus } | null;
+  createdById: string;
+  createdAt: TDate;
+  updatedAt: TDate;
+}
+
+export interface Todo {
+  content: string;
+  status: TodoStatus;
+}
+
+export interface RunError {
+  code: string;
+  message: string;
+}
+
+export interface Run<TDate = string> {
+  id: string;
+  sessionId: string;
+  status: RunStatus;
+  /** Place in the team queue while queued (1 = next). */
+  position: number | null;
+  clientMessageId: string | null;
+  error: RunError | null;
+  usage: Usage;
+  userId: string;
+  queuedAt: TDate;
+  startedAt: TDate | null;
+  finishedAt: TDate | null;
+  cancelRequestedAt: TDate | null;
+}
+
+export interface Permission<TDate = string> {
+  id: string;
+  sessionId: string;
+  runId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  status: PermissionStatus;
+  decidedById: string | null;
+  createdAt: TDate;
+  decidedAt: TDate | null;
+}
+
+export interface PermissionDecision {
+  behavior: PermissionBehavior;
+  /** Replacement tool input (allow only). */
+  updatedInput?: Record<string, unknown>;
+  /** Told to the agent with the decision. */
+  message?: string;
+}
+
+export interface EventPage {
+  items: EventEnvelope[];
+  /** Pass as ?after= to read on. */
+  nextAfter: number;
+  hasMore: boolean;
+}
+
+/** Ephemeral token deltas: published live, never in the log. */
+export interface DeltaFrame {
+  sessionId: string;
+  runId: string | null;
+  /** The seq of the newest persisted event when this frame was sent. */
+  afterSeq: number;
+  ts: string;
+  type: 'text.delta' | 'thinking.delta';
+  data: { delta: string };
+}
+
+export interface SessionState {
+  todos: Todo[];
+  summary: string | null;
+  usage: Usage;
+  /** The run in progress or waiting, if any. */
+  activeRunId: string | null;
+  lastSeq: number;
+}
+
+export interface TeamUsage extends Usage {
+  /** Calendar month (UTC), e.g. 2026-11. */
+  month: string;
+  runs: number;
+}
