@@ -5,7 +5,8 @@ const swc = ['@swc/jest', {
   sourceMaps: 'inline',
   jsc: {
     parser: { syntax: 'typescript', decorators: true, tsx: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    // automatic: web components (which never import React) can be rendered in unit specs.
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false, react: { runtime: 'automatic' } },
     target: 'es2022',
     keepClassNames: true,
   },

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig, ConfigModule } from '@h/config';
 import { DbModule } from '@h/db';
+import { FilesModule } from '@h/files';
 import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
@@ -26,6 +27,7 @@ export class AppModule {
         ProvidersModule,
         RunsApiModule,
         SessionsModule,
+        FilesModule,
       ],
       controllers: [HealthController],
     };

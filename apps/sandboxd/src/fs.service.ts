@@ -1,15 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { DirEntry, FileStat, FileType } from '@h/contracts';
 import type {
-  FsEditParams,
-  FsEditResult,
   FsListParams,
   FsListResult,
   FsReadParams,
   FsReadResult,
   FsWriteParams,
+  FsWriteResult,
 } from '@h/sandbox-protocol';
 import { SKIPPED_DIRECTORIES } from '@h/workspace-fs';
 import { fail, mapFsError } from './errors';
@@ -26,7 +26,12 @@ export function fileType(st: Stats): FileType {
   return 'other';
 }
 
+export const sha256Hex = (buf: Buffer): string => createHash('sha256').update(buf).digest('hex');
+
 export class FsService {
+  /** Tail of the conditional writes per real path: check-and-write runs one at a time per file. */
+  private readonly writeLocks = new Map<string, Promise<unknown>>();
+
   constructor(private readonly paths: PathResolver) {}
 
   async read(p: FsReadParams): Promise<FsReadResult> {
@@ -44,40 +49,56 @@ export class FsService {
     }
   }
 
-  async write(p: FsWriteParams): Promise<null> {
+  async write(p: FsWriteParams): Promise<FsWriteResult> {
     const { abs } = await this.paths.resolve(p.path);
     if (typeof p.content !== 'string') fail('INVALID_ARGUMENT', 'content must be a string');
+    if (p.ifSha256 !== undefined && p.ifSha256 !== null && !/^[0-9a-f]{64}$/.test(p.ifSha256)) {
+      fail('INVALID_ARGUMENT', 'ifSha256 must be 64 lowercase hex digits or null');
+    }
+    const data = Buffer.from(p.content, p.encoding ?? 'utf8');
+    return this.locked(abs, async () => {
+      try {
+        let existed: boolean;
+        if (p.ifSha256 !== undefined) {
+          const before = await this.currentSha256(abs);
+          if (p.ifSha256 !== before) {
+            fail('EDIT_CONFLICT', before === null ? `${p.path}: there is no such file (any more)` : `${p.path}: the file changed since it was read`);
+          }
+          existed = before !== null;
+        } else {
+          // Unconditional writes (the agent's tools) do not pay for reading what they replace.
+          existed = (await stat(abs).catch(() => null)) !== null;
+        }
+        if (p.mkdirs !== false) await mkdir(path.dirname(abs), { recursive: true });
+        await writeFile(abs, data);
+        return { sha256: sha256Hex(data), size: data.length, created: !existed };
+      } catch (e) {
+        return mapFsError(e, p.path);
+      }
+    });
+  }
+
+  /** SHA-256 of the file's content, or null when there is none (a directory is IS_DIRECTORY). */
+  private async currentSha256(abs: string): Promise<string | null> {
     try {
-      if (p.mkdirs !== false) await mkdir(path.dirname(abs), { recursive: true });
-      await writeFile(abs, Buffer.from(p.content, p.encoding ?? 'utf8'));
-      return null;
+      return sha256Hex(await readFile(abs));
     } catch (e) {
-      return mapFsError(e, p.path);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return null;
+      throw e;
     }
   }
 
-  async edit(p: FsEditParams): Promise<FsEditResult> {
-    if (!p.oldText) fail('INVALID_ARGUMENT', 'oldText must not be empty');
-    const { abs } = await this.paths.resolve(p.path);
-    let text: string;
+  private async locked<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const prev = this.writeLocks.get(key) ?? Promise.resolve();
+    const run = prev.then(work, work);
+    const tail = run.catch(() => undefined);
+    this.writeLocks.set(key, tail);
     try {
-      text = await readFile(abs, 'utf8');
-    } catch (e) {
-      return mapFsError(e, p.path);
+      return await run;
+    } finally {
+      if (this.writeLocks.get(key) === tail) this.writeLocks.delete(key);
     }
-    const count = text.split(p.oldText).length - 1;
-    if (count === 0) fail('NO_MATCH', `${p.path}: the text to replace was not found`);
-    if (count > 1 && !p.replaceAll) {
-      fail('AMBIGUOUS_MATCH', `${p.path}: the text to replace occurs ${count} times; add context or set replaceAll`);
-    }
-    // split/join, not String.replace: `$&` and friends in newText must stay literal.
-    const out = p.replaceAll ? text.split(p.oldText).join(p.newText) : text.replace(p.oldText, () => p.newText);
-    try {
-      await writeFile(abs, out, 'utf8');
-    } catch (e) {
-      return mapFsError(e, p.path);
-    }
-    return { replacements: p.replaceAll ? count : 1 };
   }
 
   async stat(p: { path: string }): Promise<FileStat | null> {

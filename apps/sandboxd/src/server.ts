@@ -105,7 +105,6 @@ export class SandboxServer {
       });
     on('fs.read', (p) => this.fs.read(p));
     on('fs.write', (p) => this.fs.write(p));
-    on('fs.edit', (p) => this.fs.edit(p));
     on('fs.list', (p) => this.fs.list(p));
     on('fs.stat', (p) => this.fs.stat(p));
     on('fs.mkdir', (p) => this.fs.mkdir(p));

@@ -1,20 +1,34 @@
 import { type FSWatcher, watch } from 'node:fs';
-import type { RpcPeer } from '@h/sandbox-protocol';
+import { lstat, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { FsChange, RpcPeer } from '@h/sandbox-protocol';
 import { isInSkippedDirectory } from '@h/workspace-fs';
+import { fileType, sha256Hex } from './fs.service';
 import type { PathResolver } from './path-resolver';
 
-const DEBOUNCE_MS = 100;
+const DEBOUNCE_MS = 50;
 const MAX_PATHS_PER_NOTIFICATION = 1000;
+/** Paths remembered between flushes at most; beyond, one notification says `overflow`. */
+const MAX_PENDING_PATHS = 10_000;
+/** Files up to this size get their content hash (the host's ETag) in the change. */
+export const WATCH_HASH_MAX_BYTES = 1024 * 1024;
+/** Hashing per flush stops past this many bytes read (a branch switch touching thousands of files). */
+const WATCH_HASH_BUDGET_BYTES = 16 * 1024 * 1024;
 
 /**
- * Debounced, de-duplicated file-change notifications (`fs.changed {paths}`) for connections that
- * subscribed with `fs.watch {enabled:true}`. One recursive watcher, started for the first
- * subscriber and stopped with the last, so idle sandboxes hold no inotify watches.
+ * Debounced, de-duplicated file-change notifications (`fs.changed {paths, changes}`) for
+ * connections that subscribed with `fs.watch {enabled:true}`. One recursive watcher, started for
+ * the first subscriber and stopped with the last, so idle sandboxes hold no inotify watches. Each
+ * change says created / changed / deleted (inotify's rename events, settled by a stat after the
+ * debounce) and, for small files, the content's SHA-256 so an editor can tell its own save from
+ * someone else's.
  */
 export class WatchService {
   private watcher: FSWatcher | null = null;
   private readonly subscribers = new Set<RpcPeer>();
-  private readonly changed = new Set<string>();
+  /** Path -> whether a rename event (create, delete, move) was seen for it. */
+  private readonly changed = new Map<string, boolean>();
+  private overflow = false;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly paths: PathResolver) {}
@@ -38,7 +52,7 @@ export class WatchService {
 
   private update(): void {
     if (this.subscribers.size && !this.watcher) {
-      this.watcher = watch(this.paths.root, { recursive: true }, (_event, name) => this.onEvent(name));
+      this.watcher = watch(this.paths.root, { recursive: true }, (event, name) => this.onEvent(event, name));
       this.watcher.on('error', () => {
         // e.g. inotify limits: drop the watcher; a later subscribe retries.
         this.watcher?.close();
@@ -48,24 +62,48 @@ export class WatchService {
       this.watcher.close();
       this.watcher = null;
       this.changed.clear();
+      this.overflow = false;
     }
   }
 
-  private onEvent(name: string | Buffer | null): void {
+  private onEvent(event: string, name: string | Buffer | null): void {
     if (!name) return;
     const rel = name.toString().split('\\').join('/');
     if (isInSkippedDirectory(rel)) return;
-    this.changed.add(rel);
-    this.timer ??= setTimeout(() => this.flush(), DEBOUNCE_MS);
+    if (this.changed.size >= MAX_PENDING_PATHS && !this.changed.has(rel)) this.overflow = true;
+    else this.changed.set(rel, (this.changed.get(rel) ?? false) || event === 'rename');
+    this.timer ??= setTimeout(() => void this.flush(), DEBOUNCE_MS);
   }
 
-  private flush(): void {
-    this.timer = null;
-    const all = [...this.changed].sort();
+  private async flush(): Promise<void> {
+    const pending = [...this.changed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const overflow = this.overflow;
     this.changed.clear();
-    for (let i = 0; i < all.length; i += MAX_PATHS_PER_NOTIFICATION) {
-      const paths = all.slice(i, i + MAX_PATHS_PER_NOTIFICATION);
-      for (const peer of this.subscribers) peer.notify('fs.changed', { paths });
+    this.overflow = false;
+    const budget = { bytes: WATCH_HASH_BUDGET_BYTES };
+    const changes: FsChange[] = [];
+    for (const [rel, renamed] of pending) changes.push(await this.describe(rel, renamed, budget));
+    // Events that arrived while describing wait for the next flush.
+    this.timer = this.changed.size || this.overflow ? setTimeout(() => void this.flush(), DEBOUNCE_MS) : null;
+    if (overflow) for (const peer of this.subscribers) peer.notify('fs.changed', { paths: [], changes: [], overflow: true });
+    for (let i = 0; i < changes.length; i += MAX_PATHS_PER_NOTIFICATION) {
+      const part = changes.slice(i, i + MAX_PATHS_PER_NOTIFICATION);
+      for (const peer of this.subscribers) peer.notify('fs.changed', { paths: part.map((c) => c.path), changes: part });
+    }
+  }
+
+  private async describe(rel: string, renamed: boolean, budget: { bytes: number }): Promise<FsChange> {
+    const abs = path.join(this.paths.root, rel);
+    try {
+      const st = await lstat(abs);
+      const change: FsChange = { path: rel, kind: renamed ? 'created' : 'changed', type: fileType(st) };
+      if (st.isFile() && st.size <= WATCH_HASH_MAX_BYTES && st.size <= budget.bytes) {
+        budget.bytes -= st.size;
+        change.sha256 = sha256Hex(await readFile(abs));
+      }
+      return change;
+    } catch {
+      return { path: rel, kind: 'deleted' };
     }
   }
 }

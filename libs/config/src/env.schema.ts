@@ -130,6 +130,10 @@ export const envSchema = z.object({
   SANDBOX_RPC_MAX_LINE_BYTES: z.coerce.number().int().min(64 * 1024).max(512 * 1024 * 1024).default(32 * 1024 * 1024),
   /** Largest file the host reads from a sandbox in one call (TOO_LARGE beyond). */
   SANDBOX_READ_MAX_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Largest file upload (POST …/files/upload, raw body or one multipart file); 413 FILE_TOO_LARGE names it. Keep it ≤ SANDBOX_READ_MAX_BYTES so an upload can be read back. */
+  FILE_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Most entries a tree listing returns (`limit` is capped here); the answer says `truncated`. */
+  FILE_TREE_MAX_ENTRIES: z.coerce.number().int().min(100).max(100_000).default(10_000),
   /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
   SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
   H_ALLOW_LOCAL_SANDBOX: bool.default(false),

@@ -21,6 +21,9 @@ export const ERROR_CODES = {
   SIGNUP_FAILED: { status: 400, description: 'No account could be made with these details (the answer never tells whether the email is in use).' },
   UNKNOWN_MODEL: { status: 400, description: 'The model id is not in the catalog; the message names the known ones.' },
   STEP_LIMIT_TOO_HIGH: { status: 400, description: 'maxSteps is above the instance maximum (AGENT_MAX_STEPS_LIMIT).' },
+  PATH_OUTSIDE_WORKSPACE: { status: 400, description: 'A file path leaves the workspace: "..", a leading "/", or a symbolic link that points outside.' },
+  IS_DIRECTORY: { status: 400, description: 'The path names a directory where a file is needed (or a directory delete without recursive=true).' },
+  NOT_DIRECTORY: { status: 400, description: 'The path names a file where a directory is needed.' },
   // --- 401 / 403: who may do it ---
   UNAUTHENTICATED: { status: 401, description: 'No valid session cookie or API token.' },
   INVALID_CREDENTIALS: { status: 401, description: 'Email or password is wrong.' },
@@ -38,6 +41,7 @@ export const ERROR_CODES = {
   UNKNOWN_PROVIDER: { status: 404, description: 'The model provider is not supported.' },
   OUTPUT_NOT_FOUND: { status: 404, description: 'No stored tool output with that id in this session.' },
   INVITATION_INVALID: { status: 404, description: 'The invitation expired, was used up or revoked, or is mistyped.' },
+  FILE_NOT_FOUND: { status: 404, description: 'No file or directory at that path in the workspace.' },
   METHOD_NOT_ALLOWED: { status: 405, description: 'The route does not take this method.' },
   REQUEST_TIMEOUT: { status: 408, description: 'The request took too long to arrive.' },
   // --- 409: the state does not allow it ---
@@ -47,10 +51,15 @@ export const ERROR_CODES = {
   EMAIL_TAKEN: { status: 409, description: 'An account with this email already exists.' },
   RUN_FINISHED: { status: 409, description: 'The run already ended.' },
   ALREADY_DECIDED: { status: 409, description: 'The permission request was already answered.' },
+  ALREADY_EXISTS: { status: 409, description: 'Something is already at that path in the workspace (create, move).' },
+  EDIT_CONFLICT: { status: 409, description: 'The file is not the version If-Match names; error.current and error.yours carry both versions.' },
+  PRECONDITION_FAILED: { status: 412, description: 'If-Match: * but there is no file to overwrite.' },
   // --- size, type and rate ---
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than BODY_LIMIT.' },
+  FILE_TOO_LARGE: { status: 413, description: 'An upload over FILE_UPLOAD_MAX_BYTES, or a file read over SANDBOX_READ_MAX_BYTES; the message names the limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The body is not JSON, or in an unsupported encoding.' },
   UNPROCESSABLE: { status: 422, description: 'The request is well-formed but cannot be processed.' },
+  PRECONDITION_REQUIRED: { status: 428, description: 'A write over an existing file without If-Match: send the ETag you read, or If-Match: *.' },
   RATE_LIMITED: { status: 429, description: 'Too many attempts; retry after the Retry-After header.' },
   TOO_MANY_STREAMS: { status: 429, description: 'The caller holds STREAMS_PER_PRINCIPAL live streams already.' },
   QUOTA_EXCEEDED: { status: 429, description: 'A team quota (TEAM_MAX_*) is reached: 409 for what the team keeps (workspaces), 429 for what frees up by itself; also a run failure.' },
@@ -59,6 +68,8 @@ export const ERROR_CODES = {
   INTERNAL: { status: 500, description: 'Something went wrong on the server; it was logged.' },
   WEB_UNAVAILABLE: { status: 502, description: 'The web app behind the api is not answering yet.' },
   NOT_READY: { status: 503, description: 'A dependency (Postgres, Redis) does not answer.' },
+  SANDBOX_UNAVAILABLE: { status: 503, description: "The workspace sandbox could not be started or reached: the file API's answer, and a run's failure." },
+  WORKSPACE_DISK_FULL: { status: 507, description: "The workspace's disk budget (SANDBOX_DISK_MB) is used up." },
   // --- the end of a live stream (stream_error frames) ---
   SLOW_CONSUMER: { status: null, description: 'The client read too slowly and was cut; resume after lastSeq.' },
   STREAM_STALLED: { status: null, description: 'A replay could not write for STREAM_STALL_TIMEOUT_MS; resume after lastSeq.' },
@@ -66,7 +77,6 @@ export const ERROR_CODES = {
   // --- why a run failed (run.failed, the run's error) or a non-fatal run error event ---
   SESSION_GONE: { status: null, description: 'The session was deleted while its run waited.' },
   WORKSPACE_GONE: { status: null, description: 'The workspace was deleted while the run waited.' },
-  SANDBOX_UNAVAILABLE: { status: null, description: 'The workspace sandbox could not be started.' },
   PROVIDER_KEY_MISSING: { status: null, description: 'The team has no API key for the model provider.' },
   PROVIDER_KEY_UNREADABLE: { status: null, description: 'The stored provider key cannot be decrypted (master key changed?).' },
   PROVIDER_AUTH_FAILED: { status: null, description: 'The model provider rejected the API key.' },

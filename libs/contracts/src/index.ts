@@ -5,3 +5,4 @@ export * from './session-api';
 export * from './identity-api';
 export * from './workspace-api';
 export * from './socket-events';
+export * from './files';

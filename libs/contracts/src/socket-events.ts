@@ -5,6 +5,7 @@
 // acknowledgement with an `Ack`.
 import type { EventEnvelope } from './agent-events';
 import type { ErrorBody } from './error-codes';
+import type { FilesClientToServerEvents, FilesServerToClientEvents } from './files';
 import type { DeltaFrame, Permission, PermissionDecision, Run } from './session-api';
 
 export type Ack<T> = { ok: true; data: T } | ({ ok: false } & ErrorBody);
@@ -15,7 +16,8 @@ export interface StreamErrorFrame extends ErrorBody {
   lastSeq?: number;
 }
 
-export interface ServerToClientEvents {
+/** Live files (files.ts) ride the same socket. */
+export interface ServerToClientEvents extends FilesServerToClientEvents {
   /** The handshake is authenticated: messages may be sent now. */
   ready: (hello: { userId: string; via: 'user' | 'token' }) => void;
   /** The handshake was refused; the server disconnects right after. */
@@ -32,7 +34,7 @@ export interface SubscribeRequest {
   afterSeq?: number;
 }
 
-export interface ClientToServerEvents {
+export interface ClientToServerEvents extends FilesClientToServerEvents {
   /** Acknowledged after the replay, with the seq the live stream continues from. */
   subscribe: (request: SubscribeRequest, ack: (answer: Ack<{ sessionId: string; lastSeq: number }>) => void) => void;
   unsubscribe: (request: { sessionId: string }, ack: (answer: Ack<{ sessionId: string }>) => void) => void;

@@ -3,11 +3,6 @@
 // 4xx answer (api) or a failed run (worker) with the same message.
 export type QuotaKind = 'workspaces' | 'runningSandboxes' | 'activeRuns';
 
-export interface QuotaUsage {
-  used: number;
-  limit: number;
-}
-
 const WHAT: Record<QuotaKind, { noun: string; variable: string; advice: string }> = {
   workspaces: { noun: 'workspaces', variable: 'TEAM_MAX_WORKSPACES', advice: 'delete one' },
   runningSandboxes: {

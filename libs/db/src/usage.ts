@@ -46,11 +46,6 @@ export function usageIncrement(usage: UsageTotals) {
   };
 }
 
-export function fromEngineUsage(u: EngineUsage): UsageTotals {
-  const { reasoningTokens: _r, cost, ...rest } = u;
-  return { ...rest, costUsd: cost };
-}
-
 export function toEngineUsage(u: UsageTotals): EngineUsage {
   const { costUsd, ...rest } = u;
   return { ...rest, reasoningTokens: 0, cost: costUsd };

@@ -85,10 +85,6 @@ export class EgressProxy {
     return path.join(this.hostDir(workspaceId), EGRESS_SOCKET_NAME);
   }
 
-  isServing(workspaceId: string): boolean {
-    return this.servers.has(workspaceId);
-  }
-
   /**
    * Listens on the workspace's socket (idempotent). The sandbox mounts the directory, not the
    * socket file, so a proxy restarted later (new socket inode) is seen without re-creating it.

@@ -24,6 +24,7 @@ interface Mapped {
   code: ErrorCode;
   message: string;
   headers?: Record<string, string>;
+  details?: Record<string, unknown>;
   /** Logged although a 4xx: the input checks should have caught it first. */
   log?: 'warn';
 }
@@ -67,7 +68,7 @@ function mapPrismaError(err: { code?: string; meta?: unknown }): Mapped | null {
 
 export function mapException(exception: unknown): Mapped {
   if (exception instanceof AppException) {
-    return { status: exception.status, code: exception.code, message: exception.message, headers: exception.headers };
+    return { status: exception.status, code: exception.code, message: exception.message, headers: exception.headers, details: exception.details };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
@@ -120,6 +121,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     for (const [k, v] of Object.entries(mapped.headers ?? {})) res.setHeader(k, v);
-    res.status(mapped.status).json(errorBody(mapped.code, mapped.message));
+    // EDIT_CONFLICT and the like carry more fields beside code and message (AppException.details).
+    res.status(mapped.status).json({ error: { ...mapped.details, ...errorBody(mapped.code, mapped.message).error } });
   }
 }

@@ -12,6 +12,8 @@ export class AppException extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** More fields of the error object beside code and message (e.g. EDIT_CONFLICT's versions). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AppException';

@@ -2,7 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { sendError } from './error-body';
-import { findInputProblem, INPUT_LIMITS, jsonTooDeep } from './input-policy';
+import { findInputProblem, INPUT_LIMITS, jsonTooDeep, queryStringProblem } from './input-policy';
+import { isRawBodyRoute } from './upload-body';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -11,7 +12,8 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 // also keeps cross-site form posts (no CORS preflight) away from the API.
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (!hasBody || req.is(JSON_TYPES)) return next();
+  // Upload routes (upload-body.ts) parse their own bodies, with their own limit.
+  if (!hasBody || req.is(JSON_TYPES) || isRawBodyRoute(req)) return next();
   sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with "content-type: application/json".');
 }
 
@@ -20,6 +22,13 @@ function verifyDepth(_req: Request, _res: Response, buf: Buffer, encoding: strin
   if (encoding.toLowerCase().replace('-', '') === 'utf8' && jsonTooDeep(buf)) {
     throw Object.assign(new Error(`The request body is nested deeper than ${INPUT_LIMITS.maxDepth} levels.`), { type: 'entity.too.deep' });
   }
+}
+
+/** Query strings that do not decode are refused before anything parses them (input-policy.ts). */
+function checkQueryString(req: Request, res: Response, next: NextFunction): void {
+  const problem = queryStringProblem(req.originalUrl);
+  if (!problem) return next();
+  sendError(res, 'VALIDATION_FAILED', problem);
 }
 
 /** Every parsed body goes through the one input policy before any route sees it. */
@@ -33,8 +42,10 @@ function checkParsedBody(req: Request, res: Response, next: NextFunction): void 
 // answers with the one error shape and names the limit. Only /api is parsed: every other path
 // goes to the web app through the proxy with its body untouched.
 export function installBodyParsers(app: INestApplication, limit: string): void {
+  app.use('/api', checkQueryString);
   app.use('/api', requireJsonBody);
-  app.use('/api', express.json({ limit, type: JSON_TYPES, verify: verifyDepth }));
+  const json = express.json({ limit, type: JSON_TYPES, verify: verifyDepth });
+  app.use('/api', (req: Request, res: Response, next: NextFunction) => (isRawBodyRoute(req) ? next() : json(req, res, next)));
   app.use('/api', checkParsedBody);
   app.use('/api', (err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();

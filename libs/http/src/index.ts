@@ -10,3 +10,4 @@ export * from './logging';
 export * from './openapi';
 export * from './validation.pipe';
 export * from './web-proxy';
+export * from './upload-body';

@@ -1,4 +1,4 @@
-import { findInputProblem, INPUT_LIMITS, jsonTooDeep, parseQueryInteger, stringProblem } from './input-policy';
+import { findInputProblem, INPUT_LIMITS, jsonTooDeep, parseQueryInteger, queryStringProblem, stringProblem } from './input-policy';
 
 const nested = (n: number): unknown => {
   let v: unknown = 1;
@@ -58,5 +58,17 @@ describe('input policy', () => {
         expect(parseQueryInteger(bad)).toBeNull();
       }
     });
+  });
+});
+
+describe('queryStringProblem', () => {
+  it('should refuse query strings that do not decode as percent-encoded UTF-8', () => {
+    expect(queryStringProblem('/api/x?path=src%2Fa.ts&limit=3')).toBeNull();
+    expect(queryStringProblem('/api/x')).toBeNull();
+    expect(queryStringProblem('/api/x?path=a+b%20c')).toBeNull();
+    expect(queryStringProblem('/api/x?path=%')).not.toBeNull();
+    expect(queryStringProblem('/api/x?path=%FF')).not.toBeNull();
+    expect(queryStringProblem('/api/x?path=%ED%A0%80')).not.toBeNull();
+    expect(queryStringProblem('/api/x?a=1&path=%zz')).not.toBeNull();
   });
 });

@@ -96,3 +96,22 @@ export function parseQueryInteger(text: unknown): number | null {
   const n = Number(text);
   return n >= INPUT_LIMITS.minQueryInteger && n <= INPUT_LIMITS.maxQueryInteger ? n : null;
 }
+
+/**
+ * A raw query string that does not decode: a `%` without two hex digits, or escapes that are not
+ * UTF-8 (`%FF`, a lone surrogate's `%ED%A0%80`). Express' parser keeps such text as it is or puts
+ * U+FFFD in its place, so a free-text parameter (a file path) would be taken with other characters
+ * than the client sent: refused before parsing instead.
+ */
+export function queryStringProblem(url: string): string | null {
+  const q = url.indexOf('?');
+  if (q < 0) return null;
+  for (const part of url.slice(q + 1).split('#')[0].split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      return 'The query string is not valid percent-encoded UTF-8.';
+    }
+  }
+  return null;
+}

@@ -64,10 +64,6 @@ export class ChatStreamAssembler {
     return this.sawFinishReason;
   }
 
-  get lastUsage(): ModelUsage | undefined {
-    return this.usage;
-  }
-
   push(chunk: unknown): ModelStreamEvent[] {
     const raw = chunk as RawChunk;
     const events: ModelStreamEvent[] = [];

@@ -12,7 +12,6 @@ export type { ModelInfo, ThinkingSupport, ConfiguredModelInfo } from './model-ca
 export {
   DEFAULT_MODEL,
   getModelInfo,
-  listKnownModels,
   registerModel,
   registerConfiguredModels,
   unknownModelReason,

@@ -88,10 +88,6 @@ export function unknownModelReason(model: string): string | null {
   return `Unknown model "${model}". Known models: ${Object.keys(MODELS).join(', ')}. An operator can add one with its context window and price in MODEL_CATALOG.`;
 }
 
-export function listKnownModels(): ModelInfo[] {
-  return Object.values(MODELS).map((m) => ({ ...m, pricePerMillion: { ...m.pricePerMillion } }));
-}
-
 /** Unknown models (custom hosts, `scripted:*`) get the seed's 128k window and v4-flash prices, flagged `known: false`. */
 export function getModelInfo(model: string): ModelInfo {
   const found = MODELS[model];

@@ -8,9 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 
 export const RPC_PARSE_ERROR = -32700;
-export const RPC_INVALID_REQUEST = -32600;
 export const RPC_METHOD_NOT_FOUND = -32601;
-export const RPC_INVALID_PARAMS = -32602;
 export const RPC_INTERNAL_ERROR = -32603;
 /** Application errors; `data.code` carries a WorkspaceErrorCode-style string. */
 export const RPC_APP_ERROR = -32000;

@@ -4,7 +4,9 @@
 // data.code = PATH_OUTSIDE_WORKSPACE.
 import type {
   DirEntry,
+  ExecResult,
   FileStat,
+  FileType,
   GrepMatch,
   WorkspaceErrorCode,
 } from '@h/contracts';
@@ -16,7 +18,13 @@ export const DEFAULT_SOCKET_PATH = '/run/sandboxd/sandboxd.sock';
 export const WORKSPACE_ROOT = '/workspace';
 
 /** Error codes carried in `error.data.code`: the workspace codes plus protocol-level ones. */
-export type SandboxErrorCode = WorkspaceErrorCode | 'INVALID_ARGUMENT' | 'CANCELLED' | 'NO_SUCH_PTY' | 'NO_MATCH' | 'AMBIGUOUS_MATCH';
+export type SandboxErrorCode =
+  | WorkspaceErrorCode
+  | 'INVALID_ARGUMENT'
+  | 'CANCELLED'
+  | 'NO_SUCH_PTY'
+  /** A conditional `fs.write` found other content than `ifSha256` (or a file where `ifSha256: null`). */
+  | 'EDIT_CONFLICT';
 
 export interface HealthResult {
   ok: true;
@@ -54,17 +62,19 @@ export interface FsWriteParams {
   encoding?: 'utf8' | 'base64';
   /** Create missing parent directories (default true). */
   mkdirs?: boolean;
+  /**
+   * Write only if the file's current content has this SHA-256 (hex); `null`: only if no file is
+   * there. Checked and written under a per-path lock, so two conditional writers cannot both win.
+   * A mismatch is `EDIT_CONFLICT`.
+   */
+  ifSha256?: string | null;
 }
-
-export interface FsEditParams {
-  path: string;
-  oldText: string;
-  newText: string;
-  /** Replace every occurrence; otherwise the old text must occur exactly once. */
-  replaceAll?: boolean;
-}
-export interface FsEditResult {
-  replacements: number;
+export interface FsWriteResult {
+  /** SHA-256 (hex) of what was written: the file's ETag. */
+  sha256: string;
+  size: number;
+  /** No file was there before. */
+  created: boolean;
 }
 
 export interface FsListParams {
@@ -112,16 +122,8 @@ export interface ExecParams {
   maxOutputBytes?: number;
   stdin?: string;
 }
-export interface ExecResult {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  cancelled: boolean;
-  truncated: boolean;
-  durationMs: number;
-}
+/** What `exec.run` answers: the engine's own result type, so the two cannot drift. */
+export type { ExecResult };
 
 export interface PtyOpenParams {
   cols?: number;
@@ -164,10 +166,22 @@ export interface PtyExitNotification {
   signal: number | null;
 }
 
-export type FileChangeKind = 'changed' | 'renamed';
-/** Notification `fs.changed`, debounced and de-duplicated. */
+export type FileChangeKind = 'created' | 'changed' | 'deleted';
+export interface FsChange {
+  /** Relative to the workspace root, '/'-separated. */
+  path: string;
+  /** From the watcher's event and a stat after the debounce: a rename shows as deleted + created. */
+  kind: FileChangeKind;
+  /** SHA-256 (hex) of a regular file's content when small enough to hash (WATCH_HASH_MAX_BYTES). */
+  sha256?: string;
+  type?: FileType;
+}
+/** Notification `fs.changed`, debounced and de-duplicated. `paths` is kept for older hosts. */
 export interface FsChangedNotification {
   paths: string[];
+  changes?: FsChange[];
+  /** More changed than one notification carries: reload what you show. */
+  overflow?: boolean;
 }
 
 /** Unacknowledged PTY output above this pauses the PTY until the client acks. */
@@ -178,8 +192,7 @@ export const PTY_LOW_WATER_BYTES = 64 * 1024;
 export interface SandboxMethods {
   health: [Record<string, never>, HealthResult];
   'fs.read': [FsReadParams, FsReadResult];
-  'fs.write': [FsWriteParams, null];
-  'fs.edit': [FsEditParams, FsEditResult];
+  'fs.write': [FsWriteParams, FsWriteResult];
   'fs.list': [FsListParams, FsListResult];
   'fs.stat': [{ path: string }, FileStat | null];
   'fs.find': [FsFindParams, FsFindResult];

@@ -86,7 +86,12 @@ export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exi
  * One long-lived JSON-RPC connection to a sandboxd (over a `docker exec` bridge or a unix socket).
  * Calls after connect cost one round trip on the open stream.
  */
-export class SandboxClient extends EventEmitter<{ close: [Error | undefined]; 'fs.changed': [string[]]; activity: [] }> {
+export class SandboxClient extends EventEmitter<{
+  close: [Error | undefined];
+  /** Changed paths, and the whole notification (kinds, hashes, overflow). */
+  'fs.changed': [string[], FsChangedNotification];
+  activity: [];
+}> {
   readonly peer: RpcPeer;
   private readonly terminals = new Map<string, SandboxTerminal>();
 
@@ -107,7 +112,7 @@ export class SandboxClient extends EventEmitter<{ close: [Error | undefined]; 'f
       t.exited = true;
       t.emit('exit', { exitCode: p.exitCode, signal: p.signal });
     });
-    this.peer.onNotification('fs.changed', (p: FsChangedNotification) => this.emit('fs.changed', p.paths));
+    this.peer.onNotification('fs.changed', (p: FsChangedNotification) => this.emit('fs.changed', Array.isArray(p?.paths) ? p.paths : [], p));
     this.peer.onClose((err) => {
       for (const t of this.terminals.values()) {
         t.exited = true;

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { QuotaExceededError, SandboxRepository } from '@h/db';
@@ -16,6 +16,15 @@ import {
   SandboxWorkspace,
 } from '@h/sandbox';
 
+/**
+ * Which process holds this manager. `worker` (the default) owns the lifecycle: reconcile at boot,
+ * the warm pool. `api` (the file API and live files, libs/files) reaches the same sandboxes through
+ * the same records and `open`, but never reconciles (a boot-time sweep could remove a container a
+ * worker is creating) and keeps no warm pool.
+ */
+export const SANDBOX_MANAGER_ROLE = 'h:sandbox-manager-role';
+export type SandboxManagerRole = 'worker' | 'api';
+
 // The worker's side of sandboxes: one driver per process, records persisted in Postgres so any
 // worker can reach any workspace's container, and a reconcile pass at boot for orphans.
 @Injectable()
@@ -27,9 +36,11 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     private readonly config: AppConfig,
     private readonly sandboxes: SandboxRepository,
     private readonly egress: EgressService,
+    @Optional() @Inject(SANDBOX_MANAGER_ROLE) private readonly role: SandboxManagerRole = 'worker',
   ) {}
 
   onApplicationBootstrap(): void {
+    if (this.role === 'api') return; // the driver is made on first use
     // Building the image can take minutes on a new machine: never hold up the worker's boot.
     void this.driver()
       .then(async (driver) => {
@@ -72,7 +83,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       image,
       docker: dockerClient(env.DOCKER_HOST),
       namePrefix: env.SANDBOX_NAME_PREFIX,
-      poolSize: env.SANDBOX_POOL_SIZE,
+      poolSize: this.role === 'api' ? 0 : env.SANDBOX_POOL_SIZE,
       idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,
       // The running-sandbox quota counts what the database says runs: keep it true.
       onIdleStop: (name) => {

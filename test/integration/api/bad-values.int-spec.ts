@@ -51,7 +51,7 @@ describe('bad values in every position of every documented operation', () => {
   async function send(key: string, req: RouteRequest, path: string, body: string | undefined): Promise<Answer> {
     const client = clientFor(key, req);
     if (ROUTES[key].stream) return openStream(client, path);
-    return client.request(key.split(' ')[0], path, body);
+    return client.request(key.split(' ')[0], path, body, req.headers);
   }
 
   async function sendHeader(key: string, req: RouteRequest, name: string, value: string): Promise<Answer> {
@@ -60,6 +60,7 @@ describe('bad values in every position of every documented operation', () => {
     const lines = [`${method} ${fillPath(template, req.params)}${req.query ?? ''} HTTP/1.1`, `host: ${new URL(stack.url).host}`];
     if (client.cookies.size) lines.push(`cookie: ${cookieHeader(client)}`);
     if (client.bearer) lines.push(`authorization: Bearer ${client.bearer}`);
+    for (const [k, v] of Object.entries(req.headers ?? {})) if (k.toLowerCase() !== name.toLowerCase()) lines.push(`${k}: ${v}`);
     lines.push(`${name}: ${value}`);
     return rawHttp(stack.url, lines.join('\r\n'));
   }
@@ -145,7 +146,8 @@ describe('bad values in every position of every documented operation', () => {
     const problems: string[] = [];
     const raw = '['.repeat(500_000) + ']'.repeat(500_000);
     for (const { key, path, op } of documentedRoutes(doc)) {
-      if (!op.requestBody || !(key in ROUTES)) continue;
+      // Upload routes take any bytes as the file (libs/http RAW_BODY_ROUTES): not JSON, nothing nested.
+      if (!op.requestBody?.content?.['application/json'] || !(key in ROUTES)) continue;
       const req = await ROUTES[key].prepare(f, actorFor(key));
       const res = await send(key, req, fillPath(path, req.params) + (req.query ?? ''), raw);
       const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;

@@ -98,9 +98,12 @@ function textValues(slot: Slot): BadValue[] {
   if (isNumeric(slot.schema) || slot.in === 'path' || header) {
     for (const n of NUMBER_TEXTS) if (n !== '' || slot.in === 'query') out.push({ kind: 'huge number', name: `"${n}"`, text: encodeURIComponent(n) });
   }
+  // "null" is a wrong value for a number, an enum, an id or a patterned string; for free text (a
+  // file path: `null` is a fine file name) it is just text.
+  const freeText = slot.schema.type === 'string' && !slot.schema.enum && !slot.schema.pattern && !slot.schema.format;
+  if (slot.in === 'query' && !freeText) out.push({ kind: 'null', name: 'the text null', text: 'null' });
   if (slot.in === 'query') {
     out.push(
-      { kind: 'null', name: 'the text null', text: 'null' },
       { kind: 'wrong type', name: 'given twice (an array)', text: 'REPEAT' },
       { kind: 'wrong type', name: 'bracket syntax (an object)', text: 'BRACKETS' },
     );

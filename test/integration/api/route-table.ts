@@ -20,6 +20,8 @@ export interface RouteRequest {
   params: Record<string, string>;
   body?: unknown;
   query?: string;
+  /** Request headers beyond the client's own (e.g. If-Match for a file write). */
+  headers?: Record<string, string>;
   /** Send the request with this client instead of the actor's (e.g. a throwaway session for logout). */
   client?: HttpClient;
 }
@@ -100,6 +102,23 @@ const sharedSessions = new WeakMap<TeamFixture, Promise<{ sessionId: string; run
 const shared = (f: TeamFixture) => {
   if (!sharedSessions.has(f)) sharedSessions.set(f, newRun(f));
   return sharedSessions.get(f) as Promise<{ sessionId: string; runId: string }>;
+};
+
+const freshFilePath = (tag: string) => `route-table/${tag}-${randomUUID().slice(0, 8)}.txt`;
+
+/** A new file in the fixture's workspace (its sandbox starts on the first call), made by the owner. */
+export async function newFile(f: TeamFixture, tag: string): Promise<string> {
+  const path = freshFilePath(tag);
+  const res = await f.owner.client.post(`/api/v1/workspaces/${f.workspaceId}/files?path=${encodeURIComponent(path)}`, { type: 'file', content: 'route table\n' });
+  if (res.status !== 201) throw new Error(`create file: expected 201, got ${res.status} ${res.text}`);
+  return path;
+}
+
+const sharedFiles = new WeakMap<TeamFixture, Promise<string>>();
+/** One file shared by the read-only file routes. */
+const sharedFile = (f: TeamFixture) => {
+  if (!sharedFiles.has(f)) sharedFiles.set(f, newFile(f, 'shared'));
+  return sharedFiles.get(f) as Promise<string>;
 };
 
 function roleOf(f: TeamFixture, actor: Person | null): Role | null {
@@ -262,6 +281,54 @@ export const ROUTES: Record<string, RouteSpec> = {
     access: { kind: 'team', minRole: 'admin', why: "the sandbox's network activity (hosts, addresses) is for those who may turn it on" },
     success: 200,
     prepare: async (f) => ({ params: { id: f.workspaceId } }),
+  },
+  // The file API (libs/files). Writes go to fresh paths so every role's request succeeds alike.
+  'GET /api/v1/workspaces/{id}/files/tree': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: '?path=&recursive=true&limit=50' }),
+  },
+  'GET /api/v1/workspaces/{id}/files/content': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: `?path=${encodeURIComponent(await sharedFile(f))}` }),
+  },
+  'GET /api/v1/workspaces/{id}/files/text': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: `?path=${encodeURIComponent(await sharedFile(f))}` }),
+  },
+  'PUT /api/v1/workspaces/{id}/files/content': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    // Over an existing file (the documented 200; a new one is 201), whatever version it is.
+    prepare: async (f) => ({
+      params: { id: f.workspaceId },
+      query: `?path=${await newFile(f, 'put')}`,
+      headers: { 'if-match': '*' },
+      body: { content: 'written by the route table\n' },
+    }),
+  },
+  'POST /api/v1/workspaces/{id}/files': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 201,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: `?path=${freshFilePath('create')}`, body: { type: 'file', content: 'made by the route table' } }),
+  },
+  'POST /api/v1/workspaces/{id}/files/move': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, body: { from: await newFile(f, 'move-from'), to: freshFilePath('move-to') } }),
+  },
+  'DELETE /api/v1/workspaces/{id}/files': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 204,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: `?path=${await newFile(f, 'delete')}` }),
+  },
+  'POST /api/v1/workspaces/{id}/files/upload': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    // The raw body (any content type) is the file; none at all makes it empty. Over an existing file (200).
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: `?path=${await newFile(f, 'upload')}`, headers: { 'if-match': '*' } }),
   },
   'GET /api/v1/workspaces/{id}/sessions': {
     access: { kind: 'team', minRole: 'viewer' },

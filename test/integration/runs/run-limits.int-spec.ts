@@ -50,7 +50,7 @@ describe('run limits and the model catalog', () => {
     expect((await world.client.post(`/api/v1/permissions/${pending.id}`, { behavior: 'allow' })).status).toBeLessThan(300);
 
     const run = await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 60_000);
-    expect({ status: run.status, code: run.error?.code }).toEqual({ status: 'failed', code: 'step_limit' });
+    expect({ status: run.status, code: run.error?.code }).toEqual({ status: 'failed', code: 'STEP_LIMIT' });
     // One request before the pause, one after: the resumed segment did not start counting anew.
     expect(run.usage.requests).toBe(2);
     const events = await allEvents(world.client, sessionId);

@@ -40,7 +40,7 @@ describe('streams: backpressure, per-client buffer bound, per-principal cap, byt
     const events = ctx.stack.api.get(EventRepository);
     let last = 0;
     for (let done = 0; done < count; done += 250) {
-      const batch = Array.from({ length: Math.min(250, count - done) }, (_, i) => ({ type: 'note', data: { n: done + i, text: NOTE } }));
+      const batch = Array.from({ length: Math.min(250, count - done) }, (_, i) => ({ type: 'message.user', data: { content: NOTE, n: done + i } }));
       const appended = await events.append(sessionId, batch);
       if (publish) await ctx.stack.api.get(EventBusRepository).publishEvents(appended);
       last = appended.at(-1)?.seq ?? last;
@@ -172,9 +172,9 @@ describe('streams: backpressure, per-client buffer bound, per-principal cap, byt
     const sessionId = await newSession(world);
     const events = ctx.stack.api.get(EventRepository);
     // 40 events of ~10 KB, one of ~100 KB (over the page cap on its own), then 5 small ones.
-    await events.append(sessionId, Array.from({ length: 40 }, (_, i) => ({ type: 'note', data: { n: i, text: 'p'.repeat(10_000) } })));
-    await events.append(sessionId, [{ type: 'note', data: { n: 40, text: 'q'.repeat(100_000) } }]);
-    await events.append(sessionId, Array.from({ length: 5 }, (_, i) => ({ type: 'note', data: { n: 41 + i, text: 'small' } })));
+    await events.append(sessionId, Array.from({ length: 40 }, (_, i) => ({ type: 'message.user', data: { content: 'p'.repeat(10_000), n: i } })));
+    await events.append(sessionId, [{ type: 'message.user', data: { content: 'q'.repeat(100_000), n: 40 } }]);
+    await events.append(sessionId, Array.from({ length: 5 }, (_, i) => ({ type: 'message.user', data: { content: 'small', n: 41 + i } })));
 
     const first = await world.client.get(`/api/v1/sessions/${sessionId}/events?after=0&limit=1000`);
     expect(first.status).toBe(200);

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { EgressProxy, systemLookup, type EgressLogEntry, type EgressPolicy, type Lookup } from '@h/egress';
 import type { DockerSandboxDriver, SandboxClient, SandboxRecord } from '@h/sandbox';
-import { cleanup, IMAGE_TIMEOUT_MS, inspect, makeDriver, spec, testPrefix } from './sandbox-test-kit';
+import { cleanup, IMAGE_TIMEOUT_MS, inspect, makeDriver, spec, testPrefix, waitFor } from './sandbox-test-kit';
 
 // A network-enabled sandbox against the real egress proxy, over the unix socket mounted into it.
 // The only server anything connects to is this test's loopback listener; names that stand for
@@ -105,7 +105,10 @@ describe('network-enabled sandbox', () => {
     const tunnelled = await sh(loose.client, `curl -sS --max-time 20 --proxytunnel http://allowed.test:${port}/tunnel`);
     expect(tunnelled.stdout).toBe('hello from the allowed host: GET /tunnel');
     expect(hits).toBe(before + 2);
-    expect(logs.filter((l) => l.workspaceId === 'loose' && l.allowed).map((l) => l.kind)).toEqual(['http', 'connect']);
+    // A tunnel's log line is written when the tunnel closes, which may come just after curl exits.
+    const allowedKinds = () => logs.filter((l) => l.workspaceId === 'loose' && l.allowed).map((l) => l.kind);
+    await waitFor(async () => allowedKinds().length >= 2, 10_000, 'the tunnel to be logged');
+    expect(allowedKinds()).toEqual(['http', 'connect']);
   });
 
   it.each([

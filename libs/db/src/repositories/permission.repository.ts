@@ -49,11 +49,6 @@ export class PermissionRepository {
     return row ? toRecord(row) : null;
   }
 
-  async findForToolCall(runId: string, toolCallId: string): Promise<PermissionRecord | null> {
-    const row = await this.prisma.permissionRequest.findUnique({ where: { runId_toolCallId: { runId, toolCallId } }, select });
-    return row ? toRecord(row) : null;
-  }
-
   findOwner(id: string): Promise<{ teamId: string; workspaceId: string } | null> {
     return this.prisma.permissionRequest
       .findUnique({ where: { id }, select: { session: { select: { teamId: true, workspaceId: true } } } })

@@ -8,9 +8,12 @@ import { assertCanGrant } from './member-rules';
 import type { AuditListDto, MemberDto, MemberListDto, TeamDto, TeamListDto } from './team.dto';
 
 function slugify(name: string): string {
+  // NFKD splits "É" into "E" + a combining accent; dropping the marks keeps the letter ("equipe",
+  // not "e-quipe").
   const base = name
-    .toLowerCase()
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 40);

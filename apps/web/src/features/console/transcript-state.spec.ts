@@ -132,7 +132,7 @@ describe('context use and run-scoped todos', () => {
       ev('r1', 'usage', { request: { promptTokens: 1, completionTokens: 1, cacheHitTokens: 0, cacheMissTokens: 1 }, cost: 0, totals: usage, contextTokens, contextWindow: 1_000_000 });
     const state = applyEvents(initialConsoleState, [ev('r1', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] }), usageEvent(4_200), usageEvent(12_345)]);
     expect(state.context).toEqual({ tokens: 12_345, window: 1_000_000 });
-    expect(formatContextUse(state.context!)).toBe('~12k / 1.0M tokens, 1.2 %');
+    expect(formatContextUse(state.context ?? { tokens: 0, window: 0 })).toBe('~12k / 1.0M tokens, 1.2 %');
     expect(formatContextUse({ tokens: 96_000, window: 128_000 })).toBe('~96k / 128k tokens, 75 %');
   });
 

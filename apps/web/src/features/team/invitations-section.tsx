@@ -1,6 +1,7 @@
 'use client';
 
 import { type FormEvent, useState } from 'react';
+import { DataTable, ListState } from '../../components/data-table';
 import { Field } from '../../components/field';
 import { RevokeCell } from '../../components/revoke-cell';
 import { FormError } from '../../components/form-error';
@@ -47,31 +48,14 @@ export function InvitationsSection({ base, myRole, onChanged }: { base: string; 
           onChanged?.();
         }}
       />
-      {pending.error ? <FormError message={pending.error.message} /> : null}
+      <ListState query={pending} empty="No pending invitations." />
       {items && items.length > 0 ? (
-        <div className="table-scroll">
-          <table className="table" aria-label="Pending invitations">
-            <thead>
-              <tr>
-                <th scope="col">Role</th>
-                <th scope="col">For</th>
-                <th scope="col">Used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">By</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((i) => (
-                <InvitationRow key={i.id} base={base} invitation={i} onRevoked={pending.reload} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Pending invitations" columns={['Role', 'For', 'Used', 'Expires', 'By']} actions>
+          {items.map((i) => (
+            <InvitationRow key={i.id} base={base} invitation={i} onRevoked={pending.reload} />
+          ))}
+        </DataTable>
       ) : null}
-      {items && items.length === 0 ? <p className="empty">No pending invitations.</p> : null}
     </div>
   );
 }

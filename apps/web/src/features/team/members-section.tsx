@@ -1,6 +1,7 @@
 'use client';
 
 import { ConfirmButton } from '../../components/confirm-button';
+import { DataTable, ListState } from '../../components/data-table';
 import { FormError } from '../../components/form-error';
 import { api } from '../../lib/api-client';
 import type { ListResponse, Member, TeamRole } from '@h/contracts';
@@ -30,29 +31,13 @@ export function MembersSection({ base, role }: { base: string; role: TeamRole })
   return (
     <section className="panel" aria-labelledby="members-heading">
       <h2 id="members-heading">Members</h2>
-      {members.error ? <FormError message={members.error.message} /> : null}
-      {!items && !members.error ? <p className="muted">Loading members…</p> : null}
+      <ListState query={members} loading="Loading members…" />
       {items ? (
-        <div className="table-scroll">
-          <table className="table" aria-label="Members">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((m) => (
-                <MemberRow key={m.userId} base={base} member={m} myRole={role} isMe={m.userId === me.user.id} onChanged={onChanged} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Members" columns={['Name', 'Email', 'Role', 'Joined']} actions>
+          {items.map((m) => (
+            <MemberRow key={m.userId} base={base} member={m} myRole={role} isMe={m.userId === me.user.id} onChanged={onChanged} />
+          ))}
+        </DataTable>
       ) : null}
       {canManage(role) ? <InvitationsSection base={base} myRole={role} /> : null}
     </section>

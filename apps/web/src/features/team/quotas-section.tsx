@@ -1,5 +1,6 @@
 'use client';
 
+import { DataTable } from '../../components/data-table';
 import { FormError } from '../../components/form-error';
 import type { Quota, TeamQuotas } from '@h/contracts';
 import { useApiQuery } from '../../lib/use-api-query';
@@ -20,23 +21,11 @@ export function QuotasSection({ base }: { base: string }) {
       <p className="muted section-intro">The same for every team of this H; ask its administrator to raise one.</p>
       {quotas.error ? <FormError message={quotas.error.message} /> : null}
       {data ? (
-        <div className="table-scroll">
-          <table className="table" aria-label="Limits">
-            <thead>
-              <tr>
-                <th scope="col">What</th>
-                <th scope="col">In use</th>
-                <th scope="col">Limit</th>
-                <th scope="col">Setting</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ROWS.map((r) => (
-                <QuotaRow key={r.key} label={r.label} quota={data[r.key]} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Limits" columns={['What', 'In use', 'Limit', 'Setting']}>
+          {ROWS.map((r) => (
+            <QuotaRow key={r.key} label={r.label} quota={data[r.key]} />
+          ))}
+        </DataTable>
       ) : null}
     </section>
   );

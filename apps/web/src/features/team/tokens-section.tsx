@@ -1,6 +1,7 @@
 'use client';
 
 import { type FormEvent, useState } from 'react';
+import { DataTable, ListState } from '../../components/data-table';
 import { RevokeCell } from '../../components/revoke-cell';
 import { Field } from '../../components/field';
 import { FormError } from '../../components/form-error';
@@ -46,31 +47,13 @@ export function TokensSection({ base, role, workspaces }: { base: string; role: 
         For CI bots and scripts: send a token as <span className="mono">Authorization: Bearer &lt;token&gt;</span>.
       </p>
       {created ? <NewTokenSecret created={created} onDone={() => setCreated(undefined)} /> : null}
-      {tokens.error ? <FormError message={tokens.error.message} /> : null}
-      {!items && !tokens.error ? <p className="muted">Loading tokens…</p> : null}
-      {items && items.length === 0 ? <p className="empty">No API tokens.</p> : null}
+      <ListState query={tokens} loading="Loading tokens…" empty="No API tokens." />
       {items && items.length > 0 ? (
-        <div className="table-scroll">
-          <table className="table" aria-label="API tokens">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Token</th>
-                <th scope="col">Access</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((t) => (
-                <TokenRow key={t.id} token={t} access={workspaceName(t.workspaceId)} base={base} onRevoked={tokens.reload} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="API tokens" columns={['Name', 'Token', 'Access', 'Expires', 'Last used']} actions>
+          {items.map((t) => (
+            <TokenRow key={t.id} token={t} access={workspaceName(t.workspaceId)} base={base} onRevoked={tokens.reload} />
+          ))}
+        </DataTable>
       ) : null}
       <CreateTokenForm
         base={base}

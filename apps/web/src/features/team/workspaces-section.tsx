@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { type FormEvent, useState } from 'react';
+import { DataTable, ListState } from '../../components/data-table';
 import { Field } from '../../components/field';
 import { FormError } from '../../components/form-error';
 import { StatusBadge } from '../../components/status-badge';
@@ -27,38 +28,25 @@ export function WorkspacesSection({
     <section className="panel" aria-labelledby="workspaces-heading">
       <h2 id="workspaces-heading">Workspaces</h2>
       <p className="muted section-intro">Each workspace has its own files, terminals and sandbox.</p>
-      {workspaces.error ? <FormError message={workspaces.error.message} /> : null}
-      {!items && !workspaces.error ? <p className="muted">Loading workspaces…</p> : null}
-      {items && items.length === 0 ? <p className="empty">No workspaces yet.</p> : null}
+      <ListState query={workspaces} loading="Loading workspaces…" empty="No workspaces yet." />
       {items && items.length > 0 ? (
-        <div className="table-scroll">
-          <table className="table" aria-label="Workspaces">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((w) => (
-                <tr key={w.id} data-testid="workspace-row">
-                  <td>
-                    <Link href={`/workspaces/${w.id}`} className="strong-link">
-                      {w.name}
-                    </Link>
-                    {w.description ? <div className="muted small">{w.description}</div> : null}
-                  </td>
-                  <td>
-                    <StatusBadge status={w.status} />
-                    {w.status === 'error' && w.statusMessage ? <div className="muted small">{w.statusMessage}</div> : null}
-                  </td>
-                  <td>{formatDate(w.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Workspaces" columns={['Name', 'Status', 'Created']}>
+          {items.map((w) => (
+            <tr key={w.id} data-testid="workspace-row">
+              <td>
+                <Link href={`/workspaces/${w.id}`} className="strong-link">
+                  {w.name}
+                </Link>
+                {w.description ? <div className="muted small">{w.description}</div> : null}
+              </td>
+              <td>
+                <StatusBadge status={w.status} />
+                {w.status === 'error' && w.statusMessage ? <div className="muted small">{w.statusMessage}</div> : null}
+              </td>
+              <td>{formatDate(w.createdAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       {canWrite(role) ? <CreateWorkspaceForm base={base} onCreated={workspaces.reload} /> : null}
     </section>

@@ -1,0 +1,188 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type { Server } from 'socket.io';
+import { FILES_CHANGED_COALESCE_MS, FILES_CHANGED_MAX_CHANGES, type FileChange, type FilesChangedEvent } from '@h/contracts';
+import type { SandboxClient } from '@h/sandbox';
+import type { FsChange, FsChangedNotification } from '@h/sandbox-protocol';
+import { etagFromSha256 } from './file-content';
+import { FileSandboxService } from './file-sandbox.service';
+
+/** How long a move made through the API folds the watcher's deleted + created into one `renamed`. */
+const RENAME_FOLD_MS = 2000;
+/** Changes kept between flushes per workspace at most; beyond, the event says `resync`. */
+const MAX_PENDING = 5 * FILES_CHANGED_MAX_CHANGES;
+
+interface Watch {
+  workspaceId: string;
+  sockets: Set<string>;
+  client: SandboxClient | null;
+  arming: Promise<void> | null;
+  armedOnce: boolean;
+  detach?: () => void;
+  pending: Map<string, FileChange>;
+  resync: boolean;
+  timer: NodeJS.Timeout | null;
+  /** Paths of recent API moves: from -> expiry, to -> expiry. */
+  movedFrom: Map<string, number>;
+  movedTo: Map<string, number>;
+}
+
+export const filesRoom = (workspaceId: string) => `files:${workspaceId}`;
+
+/**
+ * Live files for this api process: one sandbox watch (`fs.watch`) per workspace while at least one
+ * of this process's sockets watches it, changes coalesced for FILES_CHANGED_COALESCE_MS and sent
+ * to the workspace's room on this process only (`server.local`): every api replica watches for
+ * its own clients, so nothing arrives twice through the Redis adapter. sandboxd sees every change
+ * to the files — the agent's (worker), a terminal's, the API's — so nothing else needs to publish.
+ * A dropped connection (sandbox idle-stopped or restarted) is not re-opened by itself, which would
+ * keep an idle sandbox running forever; the next file call or subscribe re-arms the watch and
+ * tells clients to `resync`.
+ */
+@Injectable()
+export class FilesWatchHub implements OnModuleDestroy {
+  private readonly logger = new Logger(FilesWatchHub.name);
+  private readonly watches = new Map<string, Watch>();
+  private server: Server | null = null;
+
+  constructor(private readonly sandbox: FileSandboxService) {
+    // Any call that reached a sandbox over a new connection re-arms a watch that had dropped.
+    sandbox.onConnected((workspaceId, client) => {
+      const w = this.watches.get(workspaceId);
+      if (w && !w.arming && w.client !== client) void this.arm(w).catch(() => undefined);
+    });
+  }
+
+  attach(server: Server): void {
+    this.server = server;
+  }
+
+  /** Starts watching for this socket; resolves once the sandbox watch is on. */
+  async add(workspaceId: string, socketId: string): Promise<void> {
+    let w = this.watches.get(workspaceId);
+    if (!w) {
+      w = { workspaceId, sockets: new Set(), client: null, arming: null, armedOnce: false, pending: new Map(), resync: false, timer: null, movedFrom: new Map(), movedTo: new Map() };
+      this.watches.set(workspaceId, w);
+    }
+    w.sockets.add(socketId);
+    try {
+      if (w.arming) await w.arming;
+      if (!w.client) await this.arm(w);
+    } catch (err) {
+      this.remove(workspaceId, socketId);
+      throw err;
+    }
+  }
+
+  remove(workspaceId: string, socketId: string): void {
+    const w = this.watches.get(workspaceId);
+    if (!w || !w.sockets.delete(socketId) || w.sockets.size) return;
+    this.watches.delete(workspaceId);
+    if (w.timer) clearTimeout(w.timer);
+    w.detach?.();
+    const client = w.client;
+    if (client && !client.closed) void client.watchFiles(false).catch(() => undefined);
+  }
+
+  /** A move made through the API: sent as `renamed`, and the watcher's deleted + created for it folded in. */
+  noteRename(workspaceId: string, from: string, to: string): void {
+    const w = this.watches.get(workspaceId);
+    if (!w) return;
+    const until = Date.now() + RENAME_FOLD_MS;
+    w.movedFrom.set(from, until);
+    w.movedTo.set(to, until);
+    w.pending.delete(from);
+    this.queue(w, { path: to, kind: 'renamed', from });
+  }
+
+  onModuleDestroy(): void {
+    for (const w of this.watches.values()) {
+      if (w.timer) clearTimeout(w.timer);
+      w.detach?.();
+    }
+    this.watches.clear();
+  }
+
+  private arm(w: Watch): Promise<void> {
+    const run = (async () => {
+      const client = await this.sandbox.client(w.workspaceId);
+      if (this.watches.get(w.workspaceId) !== w) return;
+      w.detach?.();
+      const onChange = (_paths: string[], n: FsChangedNotification) => this.onNotification(w, n);
+      const onClose = () => {
+        if (w.client === client) w.client = null;
+      };
+      client.on('fs.changed', onChange);
+      client.once('close', onClose);
+      w.detach = () => {
+        client.off('fs.changed', onChange);
+        client.off('close', onClose);
+      };
+      await client.watchFiles(true);
+      // Watching again after a dropped connection: whatever happened in between was not seen.
+      if (w.armedOnce && w.client === null) {
+        w.resync = true;
+        this.schedule(w);
+      }
+      w.armedOnce = true;
+      w.client = client;
+    })();
+    const tracked: Promise<void> = run
+      .catch(() => undefined)
+      .finally(() => {
+        if (w.arming === tracked) w.arming = null;
+      });
+    w.arming = tracked;
+    return run;
+  }
+
+  private onNotification(w: Watch, n: FsChangedNotification): void {
+    if (n?.overflow) {
+      w.resync = true;
+      this.schedule(w);
+    }
+    const now = Date.now();
+    const changes: FsChange[] = Array.isArray(n?.changes) ? n.changes : (Array.isArray(n?.paths) ? n.paths : []).map((path) => ({ path, kind: 'changed' as const }));
+    for (const c of changes) {
+      // What a sandbox sends is untrusted: strings of bounded size only.
+      if (typeof c?.path !== 'string' || c.path.length > 4096 || !['created', 'changed', 'deleted'].includes(c.kind)) continue;
+      const etag = typeof c.sha256 === 'string' && /^[0-9a-f]{64}$/.test(c.sha256) ? etagFromSha256(c.sha256) : undefined;
+      if (c.kind === 'deleted' && (w.movedFrom.get(c.path) ?? 0) > now) continue;
+      if (c.kind !== 'deleted' && (w.movedTo.get(c.path) ?? 0) > now) {
+        const renamed = w.pending.get(c.path);
+        if (renamed?.kind === 'renamed' && etag) renamed.etag = etag;
+        continue;
+      }
+      this.queue(w, { path: c.path, kind: c.kind, ...(c.type ? { type: c.type } : {}), ...(etag ? { etag } : {}) });
+    }
+    for (const [p, until] of w.movedFrom) if (until <= now) w.movedFrom.delete(p);
+    for (const [p, until] of w.movedTo) if (until <= now) w.movedTo.delete(p);
+  }
+
+  private queue(w: Watch, change: FileChange): void {
+    const prev = w.pending.get(change.path);
+    // created then changed inside one window is still news of a new file.
+    const kind = prev?.kind === 'created' && change.kind === 'changed' ? 'created' : change.kind;
+    if (!prev && w.pending.size >= MAX_PENDING) w.resync = true;
+    else w.pending.set(change.path, { ...change, kind });
+    this.schedule(w);
+  }
+
+  private schedule(w: Watch): void {
+    w.timer ??= setTimeout(() => this.flush(w), FILES_CHANGED_COALESCE_MS);
+  }
+
+  private flush(w: Watch): void {
+    w.timer = null;
+    const all = [...w.pending.values()];
+    w.pending.clear();
+    const resync = w.resync || all.length > FILES_CHANGED_MAX_CHANGES;
+    w.resync = false;
+    if (!all.length && !resync) return;
+    const event: FilesChangedEvent = { workspaceId: w.workspaceId, changes: all.slice(0, FILES_CHANGED_MAX_CHANGES), ...(resync ? { resync: true } : {}) };
+    if (!this.server) {
+      this.logger.warn({ workspaceId: w.workspaceId }, 'file changes before the socket server was attached; dropped');
+      return;
+    }
+    this.server.local.to(filesRoom(w.workspaceId)).emit('files.changed', event);
+  }
+}

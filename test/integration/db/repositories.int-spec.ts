@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { AppConfig, parseEnv } from '@h/config';
+import {
+  AgentSessionRepository,
+  AuditRepository,
+  EgressLogRepository,
+  PermissionRepository,
+  PrismaService,
+  TeamRepository,
+  UserRepository,
+  WorkspaceRepository,
+  type EgressLogInput,
+} from '@h/db';
+import { TEST_DATABASE_URL } from '../../support/test-env';
+
+// Repository rules that the api and worker rely on but no HTTP test can pin down exactly: a
+// permission is decided once however many answers race, resumed runs get their request back,
+// egress rows of deleted workspaces are dropped, audit pages neither overlap nor skip.
+describe('db repositories', () => {
+  let prisma: PrismaService;
+  let world: { userId: string; teamId: string; workspaceId: string; sessionId: string };
+
+  beforeAll(async () => {
+    prisma = new PrismaService(new AppConfig(parseEnv({ NODE_ENV: 'test', DATABASE_URL: TEST_DATABASE_URL })));
+    world = await newWorld();
+  });
+
+  afterAll(async () => {
+    await prisma?.$disconnect();
+  });
+
+  async function newWorld() {
+    const created = await new UserRepository(prisma).createAccount(
+      { email: `repo-${randomUUID()}@example.test`, name: 'Repo', passwordHash: 'x' },
+      { onlyIfFirst: false },
+    );
+    if (!('user' in created)) throw new Error('no account');
+    const userId = created.user.id;
+    const team = await new TeamRepository(prisma).createWithOwner({ name: 'Repo', slug: `repo-${randomUUID()}`, ownerId: userId });
+    const workspace = await new WorkspaceRepository(prisma).create({ teamId: team.id, createdById: userId, name: 'repo' }, 100);
+    const session = await new AgentSessionRepository(prisma).create({
+      teamId: team.id,
+      workspaceId: workspace.id,
+      createdById: userId,
+      title: 'repo',
+      model: 'scripted:repo',
+      thinking: false,
+      permissionMode: 'approve',
+    });
+    return { userId, teamId: team.id, workspaceId: workspace.id, sessionId: session.id };
+  }
+
+  const newRun = async () =>
+    (await prisma.run.create({ data: { sessionId: world.sessionId, teamId: world.teamId, userId: world.userId }, select: { id: true } })).id;
+
+  describe(PermissionRepository.name, () => {
+    const ask = (runId: string, toolCallId: string) => ({ sessionId: world.sessionId, runId, toolCallId, toolName: 'run_command', input: { command: 'ls' } });
+
+    it('should hand a resumed run the same request, pending or decided, instead of a second one', async () => {
+      const permissions = new PermissionRepository(prisma);
+      const runId = await newRun();
+      const first = await permissions.upsertPending(ask(runId, 'call-1'));
+      const again = await permissions.upsertPending({ ...ask(runId, 'call-1'), input: { command: 'rm -rf /' } });
+      expect(again.id).toBe(first.id);
+      expect(again.input).toEqual({ command: 'ls' });
+      await permissions.decide(first.id, { status: 'allowed', decidedById: world.userId });
+      await expect(permissions.upsertPending(ask(runId, 'call-1'))).resolves.toMatchObject({ id: first.id, status: 'allowed' });
+    });
+
+    it('should record exactly one of several decisions that race, and keep the winner’s answer', async () => {
+      const permissions = new PermissionRepository(prisma);
+      const request = await permissions.upsertPending(ask(await newRun(), 'call-race'));
+      const answers = ['allowed', 'denied', 'allowed', 'denied', 'cancelled'] as const;
+      const won = await Promise.all(answers.map((status, i) => permissions.decide(request.id, { status, decidedById: world.userId, message: `answer ${i}` })));
+      expect(won.filter(Boolean)).toHaveLength(1);
+      const winner = won.indexOf(true);
+      const stored = await permissions.findById(request.id);
+      expect(stored).toMatchObject({ status: answers[winner], decision: { message: `answer ${winner}` }, decidedById: world.userId });
+      expect(stored?.decidedAt).toBeInstanceOf(Date);
+    });
+
+    it("should cancel only a run's pending requests, leaving decided ones and other runs alone", async () => {
+      const permissions = new PermissionRepository(prisma);
+      const runId = await newRun();
+      const otherRun = await newRun();
+      const decided = await permissions.upsertPending(ask(runId, 'a'));
+      await permissions.decide(decided.id, { status: 'denied', decidedById: world.userId, message: 'no' });
+      const pending = await permissions.upsertPending(ask(runId, 'b'));
+      const elsewhere = await permissions.upsertPending(ask(otherRun, 'a'));
+      await permissions.cancelPendingForRun(runId);
+      await expect(permissions.findById(decided.id)).resolves.toMatchObject({ status: 'denied', decision: { message: 'no' } });
+      await expect(permissions.findById(pending.id)).resolves.toMatchObject({ status: 'cancelled' });
+      await expect(permissions.findById(elsewhere.id)).resolves.toMatchObject({ status: 'pending' });
+      expect(await permissions.decide(pending.id, { status: 'allowed', decidedById: world.userId })).toBe(false);
+    });
+  });
+
+  describe(EgressLogRepository.name, () => {
+    const row = (workspaceId: string, host: string, over: Partial<EgressLogInput> = {}): EgressLogInput => ({
+      workspaceId, kind: 'connect', host, port: 443, allowed: true, reason: null, bytesIn: 1, bytesOut: 2, durationMs: 3, ...over,
+    });
+
+    it('should keep the rows of live workspaces and drop those of workspaces deleted meanwhile', async () => {
+      const egress = new EgressLogRepository(prisma);
+      const gone = await new WorkspaceRepository(prisma).create({ teamId: world.teamId, createdById: world.userId, name: 'gone' }, 100);
+      await new WorkspaceRepository(prisma).remove(gone.id);
+      await egress.insertMany([
+        row(world.workspaceId, 'kept.example', { bytesIn: 5_000_000_000, durationMs: 10 ** 12 }),
+        row(gone.id, 'dropped.example'),
+      ]);
+      const recent = await egress.listRecent(world.workspaceId, 10);
+      expect(recent.find((r) => r.host === 'kept.example')).toMatchObject({ bytesIn: 5_000_000_000, durationMs: 2_147_483_647, address: null });
+      await expect(egress.listRecent(gone.id, 10)).resolves.toEqual([]);
+    });
+
+    it('should list the newest first and prune only rows older than the cut', async () => {
+      const egress = new EgressLogRepository(prisma);
+      const { workspaceId } = await newWorld();
+      await egress.insertMany([row(workspaceId, 'old.example')]);
+      await prisma.egressLog.updateMany({ where: { workspaceId }, data: { createdAt: new Date('2000-01-01T00:00:00Z') } });
+      await egress.insertMany([row(workspaceId, 'new-1.example')]);
+      await egress.insertMany([row(workspaceId, 'new-2.example')]);
+      expect((await egress.listRecent(workspaceId, 2)).map((r) => r.host)).toEqual(['new-2.example', 'new-1.example']);
+      expect(await egress.pruneBefore(new Date('2001-01-01T00:00:00Z'))).toBeGreaterThanOrEqual(1);
+      expect((await egress.listRecent(workspaceId, 10)).map((r) => r.host)).toEqual(['new-2.example', 'new-1.example']);
+    });
+  });
+
+  describe(AuditRepository.name, () => {
+    it("should page a team's entries newest first, without overlap or gaps, and show no other team's", async () => {
+      const audit = new AuditRepository(prisma);
+      const mine = await newWorld();
+      const theirs = await newWorld();
+      for (let i = 0; i < 7; i++) {
+        await audit.record({ action: `test.${i}`, teamId: mine.teamId, actorUserId: mine.userId });
+        await audit.record({ action: `other.${i}`, teamId: theirs.teamId });
+      }
+      const seen: string[] = [];
+      let before: bigint | undefined;
+      for (;;) {
+        const page = await audit.listForTeam(mine.teamId, { limit: 3, before });
+        if (!page.length) break;
+        seen.push(...page.map((e) => e.action));
+        before = BigInt(page[page.length - 1].id);
+      }
+      expect(seen).toEqual(['test.6', 'test.5', 'test.4', 'test.3', 'test.2', 'test.1', 'test.0']);
+    });
+  });
+});
