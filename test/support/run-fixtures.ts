@@ -1,5 +1,5 @@
 import { parseScenario, startScriptedModelServer, type Scenario, type ScenarioTurn, type ScriptedModelServerOptions } from '@h/scripted-model';
-import { SandboxManager } from '@h/runner';
+import { SandboxManager } from '@h/workspaces';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';

@@ -1,7 +1,7 @@
 // The console tells people what each permission mode does; this holds the words to the worker's
 // behaviour (authorizeCall decides every tool call of a run).
 import { MODE_INFO } from '../../apps/web/src/features/console/permission-modes';
-import { authorizeCall, type PermissionMode } from '../../libs/runner/src/permission-policy';
+import { authorizeCall, type PermissionMode } from '../../libs/runs/src/permission-policy';
 
 const MODES = Object.keys(MODE_INFO) as PermissionMode[];
 

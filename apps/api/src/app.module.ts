@@ -7,6 +7,7 @@ import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
 import { ProvidersModule } from '@h/providers';
+import { RunsApiModule } from '@h/runs';
 import { SessionsModule } from '@h/sessions';
 import { WorkspacesModule } from '@h/workspaces';
 import { HealthController } from './health.controller';
@@ -24,6 +25,7 @@ export class AppModule {
         IdentityModule,
         WorkspacesModule,
         ProvidersModule,
+        RunsApiModule,
         SessionsModule,
         FilesModule,
       ],

@@ -5,8 +5,8 @@ import { AppConfig, ConfigModule } from '@h/config';
 import { DbModule } from '@h/db';
 import { createLogger } from '@h/http';
 import { JobsModule } from '@h/jobs';
-import { RunnerModule } from '@h/runner';
-import { RunsModule } from '@h/runs';
+import { RunsModule, RunWorkerModule } from '@h/runs';
+import { SandboxLifecycleModule } from '@h/workspaces';
 import { ActiveJobs } from './health/active-jobs';
 import { WorkerHealthServer } from './health/worker-health.server';
 import { JobDispatcher } from './job-dispatcher.service';
@@ -23,8 +23,9 @@ export class WorkerModule {
         DiscoveryModule,
         DbModule,
         JobsModule.forRoot(),
-        RunnerModule,
         RunsModule,
+        RunWorkerModule,
+        SandboxLifecycleModule,
       ],
       providers: [JobDispatcher, ActiveJobs, WorkerHealthServer, ...QUEUE_PROCESSORS],
     };

@@ -1,7 +1,7 @@
 // The run's locks (problems, todos, summary) and its step limit come from the run's own events:
 // they survive a pause for approval (a new job rebuilding from the log) and end with the run.
 import type { ProblemReport } from '@h/tools';
-import type { AuthorizationRequest, ToolAuthorization } from './agent-run';
+import type { AuthorizationRequest, ToolAuthorization } from './agent-run.types';
 import { rebuildConversation } from './conversation';
 import { createAgentKit, GOOD_SUMMARY, scenario, type AgentKit } from './testing/agent-test-kit';
 

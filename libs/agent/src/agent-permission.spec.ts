@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuthorizationRequest, ToolAuthorization } from './agent-run';
+import type { AuthorizationRequest, ToolAuthorization } from './agent-run.types';
 import { pairingViolations, rebuildConversation } from './conversation';
 import { createAgentKit, eventTypes, GOOD_SUMMARY, scenario, type AgentKit } from './testing/agent-test-kit';
 

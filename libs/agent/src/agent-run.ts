@@ -2,8 +2,8 @@
 // calls in order → repeat, until task_complete is accepted, a plain reply ends a run in which no
 // work was done, the run is cancelled, or it fails. Every state change is an event, applied to
 // the Conversation through the same reducer a rebuild uses, then handed to `onEvent`.
-import type { AgentEvent, AgentTodo, RunUsage, Workspace } from '@h/contracts';
-import { effectiveThinking, getModelInfo, isModelError, type ChatMessage, type ModelProvider, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
+import type { AgentEvent, AgentTodo } from '@h/contracts';
+import { effectiveThinking, getModelInfo, isModelError, type ChatMessage, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
 import {
   MemoryOutputStore,
   newRunToolState,
@@ -11,7 +11,6 @@ import {
   type OutputStore,
   type RunToolState,
   type StoredOutputRef,
-  type ToolCategory,
   type ToolContext,
   type ToolResult,
 } from '@h/tools';
@@ -20,6 +19,7 @@ import { estimateMessagesTokens, estimateToolsTokens } from './context-estimate'
 import { Conversation } from './conversation';
 import { buildGuidance, buildSystemPrompt, ItrSelector } from './prompt/itr';
 import { spillIfOversize } from './spill';
+import type { AgentRunOptions, AgentRunResult, AgentRunStatus } from './agent-run.types';
 import { UsageMeter } from './usage-meter';
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -32,75 +32,6 @@ export const FINAL_REPLY_REMINDER =
   'Tools were used in this task, so finish with write_summary and then task_complete (both may go in one response). A plain-text reply only ends tasks that needed no tools.';
 const CANCELLED_RESULT = 'Cancelled: the run was stopped before this call ran.';
 const SKIPPED_AFTER_COMPLETE = 'Skipped: task_complete was already accepted in this response.';
-
-export interface StepTiming {
-  step: number;
-  totalMs: number;
-  modelMs: number;
-  toolMs: number;
-  sinkMs: number;
-  /** totalMs minus model, tool and event-sink time: what the engine itself costs. */
-  engineMs: number;
-}
-
-/**
- * The approval hook. `ask` pauses the run before the call (status 'paused', no terminal event):
- * the caller records the request, and later resumes with `rebuildConversation(events,
- * { keepOpenCalls: true })` and no userMessage; the open calls then run first, asking again.
- */
-export type ToolAuthorization =
-  | { behavior: 'allow'; updatedArguments?: string }
-  | { behavior: 'deny'; message?: string }
-  | { behavior: 'ask' };
-
-export interface AuthorizationRequest {
-  call: ToolCall;
-  category: ToolCategory;
-}
-
-export interface AgentRunOptions {
-  provider: ModelProvider;
-  model: string;
-  thinking?: boolean;
-  workspace: Workspace;
-  tools?: ToolRegistry;
-  /** The session so far, from `rebuildConversation(events)`; a new one when absent. */
-  conversation?: Conversation;
-  /** The new user message. Omit when the caller already appended `message.user` to the log and the conversation. */
-  userMessage?: string;
-  signal?: AbortSignal;
-  /** Receives every event in order; awaited, so persistence keeps order. */
-  onEvent: (event: AgentEvent) => void | Promise<void>;
-  maxSteps?: number;
-  maxTokens?: number;
-  compaction?: Partial<CompactionSettings>;
-  /** Language-server diagnostics for read_problems, when a sandbox has them. */
-  diagnostics?: ToolContext['diagnostics'];
-  /** Extra HTTP headers per model request, for harnesses (tests, benchmarks); the worker sends none. */
-  requestHeaders?: Record<string, string>;
-  onStepTiming?: (timing: StepTiming) => void;
-  /**
-   * Where full outputs behind `[cmd #N]` are kept (the worker: Postgres, per session). Absent: an
-   * in-memory store, which does not outlive this run.
-   */
-  outputs?: OutputStore;
-  /** Asked before every known tool runs (see ToolAuthorization); absent means allow all. */
-  authorize?: (request: AuthorizationRequest) => ToolAuthorization | Promise<ToolAuthorization>;
-}
-
-export type AgentRunStatus = 'done' | 'failed' | 'cancelled' | 'paused';
-
-export interface AgentRunResult {
-  status: AgentRunStatus;
-  summary: string | null;
-  reply: string | null;
-  error?: { code: string; message: string };
-  usage: RunUsage;
-  steps: number;
-  conversation: Conversation;
-  /** The call waiting for a permission decision when status is 'paused'. */
-  pendingCall?: ToolCall;
-}
 
 class RunCancelled extends Error {}
 

@@ -1,14 +1,5 @@
-export {
-  runAgent,
-  DEFAULT_MAX_STEPS,
-  FINAL_REPLY_REMINDER,
-  type AgentRunOptions,
-  type AgentRunResult,
-  type AgentRunStatus,
-  type AuthorizationRequest,
-  type ToolAuthorization,
-  type StepTiming,
-} from './agent-run';
+export { runAgent, DEFAULT_MAX_STEPS, FINAL_REPLY_REMINDER } from './agent-run';
+export type { AgentRunOptions, AgentRunResult, AgentRunStatus, AuthorizationRequest, ToolAuthorization, StepTiming } from './agent-run.types';
 export { Conversation, rebuildConversation, type RebuildOptions, pairingViolations, INTERRUPTED_RESULT, COMPACTION_PREFIX, type StoredEvent } from './conversation';
 export { planCompaction, compactionFor, DEFAULT_COMPACTION, COMPACTION_WINDOW_SHARE, type CompactionPlan, type CompactionSettings } from './compaction';
 export { spillIfOversize, SPILL_THRESHOLD_BYTES, type Spilled } from './spill';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { WorkspaceRepository } from '@h/db';
 import { AppException } from '@h/http';
-import { SandboxManager } from '@h/runner';
+import { SandboxManager } from '@h/workspaces';
 import type { SandboxClient, SandboxRecord } from '@h/sandbox';
 import { RpcError, type SandboxMethod, type SandboxMethods } from '@h/sandbox-protocol';
 import { filesError, fromSandboxError } from './files.exception';

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { EgressModule } from '@h/egress';
 import { UploadBodyInterceptor } from '@h/http';
 import { IdentityModule } from '@h/identity';
-import { SANDBOX_MANAGER_ROLE, SandboxManager, type SandboxManagerRole } from '@h/runner';
+import { SANDBOX_MANAGER_ROLE, SandboxManager, type SandboxManagerRole } from '@h/workspaces';
 import { FileSandboxService } from './file-sandbox.service';
 import { FilesController } from './files.controller';
 import { FilesGateway } from './files.gateway';

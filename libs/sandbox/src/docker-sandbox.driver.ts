@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, chownSync } from 'node:fs';
 import * as path from 'node:path';
 import Docker from 'dockerode';
-import { SandboxClient } from './sandbox-client';
+import type { SandboxClient } from './sandbox-client';
 import {
   DEFAULT_SANDBOX_LIMITS,
   type ReconcileReport,
@@ -13,66 +13,15 @@ import {
   type SandboxStatus,
 } from './sandbox-driver';
 import { containerCreateOptions, poolRecord, recordFromContainer } from './container-spec';
-import { ignoreStatus, withTimeout } from './docker-utils';
+import { DockerConnections } from './docker-connections';
+import type { DockerSandboxOptions } from './docker-sandbox.options';
+import { IdleReaper } from './docker-idle-reaper';
+import { LABEL_MANAGED, LABEL_NAMESPACE, LABEL_POOL, LABEL_TEAM, LABEL_WORKSPACE, namespaceFilters } from './docker-labels';
+import { reconcileContainers } from './docker-reconcile';
+import { ignoreStatus } from './docker-utils';
+import { WarmPool } from './docker-warm-pool';
 import { LoopDiskStore } from './loop-disk';
-import { openDockerExecStream, openUnixSocketStream, type SandboxStream } from './transports';
 import { WorkspaceStorage } from './workspace-storage';
-
-export interface DockerSandboxOptions {
-  /** Image tag, e.g. the output of ensureSandboxImage(). */
-  image: string;
-  docker?: Docker;
-  /** Prefix of container and volume names (default 'h-'). Containers are `<prefix>ws-<workspaceId>`. */
-  namePrefix?: string;
-  /**
-   * Host dir with one sub-dir per workspace holding the egress proxy's socket (libs/egress);
-   * needed for specs with network 'egress'. Containers always run with Docker's network `none`.
-   */
-  egressSocketDir?: string;
-  /**
-   * Disk budgets: host dir of the workspaces' ext4 images (see LoopDiskStore; needs root). Unset:
-   * named Docker volumes without a size limit.
-   */
-  diskDir?: string;
-  /** Default budget in MiB for new workspace volumes when diskDir is set (default 2048). */
-  diskMb?: number;
-  /** OCI runtime for sandboxes, e.g. 'runsc' (check it with probeRuntime first); default: the engine's. */
-  runtime?: string;
-  limits?: Partial<SandboxLimits>;
-  /** Pre-started containers kept ready for new workspaces (default 0 = no pool). */
-  poolSize?: number;
-  /** Stop a sandbox after this long without requests (default 15 min; 0 = never). */
-  idleTimeoutMs?: number;
-  /** Called with the container name after the idle sweeper stopped a sandbox. */
-  onIdleStop?: (name: string) => void;
-  /** Added to every container and volume (e.g. { 'h.test': '1' }); reconcile only looks at these. */
-  extraLabels?: Record<string, string>;
-  /**
-   * Host directory under which each sandbox's socket dir is bind-mounted; when set, clients connect
-   * to the unix socket directly instead of through a `docker exec` bridge. Needs a local engine.
-   */
-  hostSocketDir?: string;
-  /** uid:gid the daemon and all commands run as (the image's `h` user). */
-  user?: string;
-  /** Remove volumes no record references during reconcile (default false: data is precious). */
-  removeOrphanVolumes?: boolean;
-  /** Longest JSON-RPC line accepted from a sandbox (default HOST_RPC_MAX_LINE_BYTES). */
-  rpcMaxLineBytes?: number;
-  /** How long start waits for the daemon to answer. */
-  readyTimeoutMs?: number;
-}
-
-export const LABEL_MANAGED = 'h.managed';
-export const LABEL_TEAM = 'h.team';
-export const LABEL_WORKSPACE = 'h.workspace';
-export const LABEL_POOL = 'h.pool';
-/** The driver's name prefix: reconcile only ever touches its own namespace. */
-export const LABEL_NAMESPACE = 'h.ns';
-
-interface WarmEntry {
-  record: SandboxRecord;
-  client: SandboxClient;
-}
 
 type ContainerInfo = Docker.ContainerInspectInfo;
 
@@ -80,6 +29,9 @@ type ContainerInfo = Docker.ContainerInspectInfo;
  * One container + one named volume (at /workspace) per workspace, locked down: no network by
  * default, read-only root, tmpfs /tmp and $HOME, non-root, all capabilities dropped,
  * no-new-privileges, CPU/memory/pids limits, no Docker socket. See libs/sandbox/README.md.
+ * Beside it: its options (docker-sandbox.options.ts), the clients to the daemons
+ * (docker-connections.ts), the warm pool (docker-warm-pool.ts), the idle reaper
+ * (docker-idle-reaper.ts) and the startup reconcile (docker-reconcile.ts).
  */
 export class DockerSandboxDriver implements SandboxDriver {
   readonly kind = 'docker' as const;
@@ -90,14 +42,11 @@ export class DockerSandboxDriver implements SandboxDriver {
   private readonly diskMb: number | undefined;
   private readonly limits: SandboxLimits;
   private readonly user: string;
-  private readonly clients = new Map<string, SandboxClient>();
+  private readonly connections: DockerConnections;
   private readonly connecting = new Map<string, Promise<SandboxClient>>();
   private readonly locks = new Map<string, Promise<unknown>>();
-  private readonly lastActivity = new Map<string, number>();
-  private readonly pool: WarmEntry[] = [];
-  private poolFilling: Promise<void> | null = null;
-  private sweeper: NodeJS.Timeout | null = null;
-  private closed = false;
+  private readonly pool: WarmPool;
+  private readonly reaper: IdleReaper;
 
   constructor(private readonly opts: DockerSandboxOptions) {
     this.docker = opts.docker ?? new Docker();
@@ -108,11 +57,35 @@ export class DockerSandboxDriver implements SandboxDriver {
     this.storage = new WorkspaceStorage(this.docker, disks);
     this.diskMb = disks ? (opts.diskMb ?? 2048) || undefined : undefined;
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
-    const idle = opts.idleTimeoutMs ?? 15 * 60_000;
-    if (idle > 0) {
-      this.sweeper = setInterval(() => void this.stopIdle(idle), Math.min(60_000, Math.max(1000, idle / 4)));
-      this.sweeper.unref();
-    }
+    this.connections = new DockerConnections({
+      docker: this.docker,
+      user: this.user,
+      hostSocketDir: opts.hostSocketDir,
+      rpcMaxLineBytes: opts.rpcMaxLineBytes,
+      readyTimeoutMs: opts.readyTimeoutMs,
+      onActivity: (name) => this.touch(name),
+    });
+    this.pool = new WarmPool({
+      docker: this.docker,
+      size: opts.poolSize ?? 0,
+      newRecord: () => {
+        const id = randomBytes(6).toString('hex');
+        return poolRecord(`${this.prefix}pool-${id}`, `${this.prefix}vol-pool-${id}`, this.opts.image, this.diskMb);
+      },
+      create: (record) => this.create(record, { [LABEL_POOL]: '1' }),
+      openClient: (name) => this.connections.open(name, false),
+      discard: (record, client) => this.removeQuietly(record, client),
+      removeVolume: (name) => this.removeVolume(name),
+    });
+    this.reaper = new IdleReaper(opts.idleTimeoutMs ?? 15 * 60_000, {
+      isRunning: async (name) => Boolean((await this.inspect(name))?.State.Running),
+      client: async (name) => this.connections.get(name) ?? (await this.connections.open(name)),
+      stop: async (name) => {
+        this.connections.drop(name);
+        await this.docker.getContainer(name).stop({ t: 2 }).catch(() => undefined);
+        this.opts.onIdleStop?.(name);
+      },
+    });
   }
 
   containerName(workspaceId: string): string {
@@ -127,7 +100,7 @@ export class DockerSandboxDriver implements SandboxDriver {
         if (network !== record.network || JSON.stringify(limits ?? {}) !== JSON.stringify(record.limits ?? {})) {
           // Network access (the egress mount) and limits are fixed at create: re-create the
           // container on the same volume. A record from before the egress proxy ('bridge') too.
-          this.dropClient(record.name);
+          this.connections.drop(record.name);
           await this.docker.getContainer(record.name).remove({ force: true }).catch(ignoreStatus(404));
           return this.startLocked({ ...record, network, limits });
         }
@@ -163,7 +136,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   async stop(record: SandboxRecord): Promise<void> {
-    this.dropClient(record.name);
+    this.connections.drop(record.name);
     const info = await this.inspect(record.name);
     if (info?.State.Running) {
       await this.docker.getContainer(info.Id).stop({ t: 2 }).catch(ignoreStatus(304, 404));
@@ -171,10 +144,10 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   async remove(record: SandboxRecord, options: { keepVolume?: boolean } = {}): Promise<void> {
-    this.dropClient(record.name);
+    this.connections.drop(record.name);
     await this.docker.getContainer(record.name).remove({ force: true, v: false }).catch(ignoreStatus(404));
     if (!options.keepVolume) await this.removeVolume(record.volume);
-    this.lastActivity.delete(record.name);
+    this.reaper.forget(record.name);
   }
 
   async status(record: SandboxRecord): Promise<SandboxStatus> {
@@ -193,22 +166,22 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   async connect(record: SandboxRecord): Promise<SandboxClient> {
-    const open = this.clients.get(record.name);
+    const open = this.connections.get(record.name);
     if (open && !open.closed) return open;
     const inflight = this.connecting.get(record.name);
     if (inflight) return inflight;
     const p = (async () => {
       const running = await this.inspect(record.name);
       if (!running?.State.Running || running.State.Restarting || this.storage.needsAttach(record)) await this.start(record);
-      const again = this.clients.get(record.name);
-      return again && !again.closed ? again : this.openClient(record.name);
+      const again = this.connections.get(record.name);
+      return again && !again.closed ? again : this.connections.open(record.name);
     })().finally(() => this.connecting.delete(record.name));
     this.connecting.set(record.name, p);
     return p;
   }
 
   isConnected(record: SandboxRecord): boolean {
-    const client = this.clients.get(record.name);
+    const client = this.connections.get(record.name);
     return Boolean(client && !client.closed);
   }
 
@@ -216,128 +189,63 @@ export class DockerSandboxDriver implements SandboxDriver {
     // Warm containers run with the driver's defaults; a workspace asking for another network or
     // other limits gets a cold container (neither can be changed on a running container).
     if ((spec.network ?? 'none') !== 'none' || (spec.limits && Object.keys(spec.limits).length) || this.budgetFor(spec) !== this.diskMb) return null;
-    let entry: WarmEntry | undefined;
-    while ((entry = this.pool.shift())) {
-      if (entry.client.closed) {
-        void this.removeQuietly(entry.record, entry.client);
-        continue;
-      }
-      const name = this.containerName(spec.workspaceId);
-      try {
-        // Labels are immutable, so the claim is the rename: the container's name now says whose it
-        // is, and the caller records the pool volume as the workspace's volume.
-        await this.docker.getContainer(entry.record.name).rename({ name });
-      } catch {
-        void this.removeQuietly(entry.record, entry.client);
-        continue;
-      }
-      this.clients.set(name, entry.client);
-      this.trackClient(name, entry.client);
-      this.touch(name);
-      void this.fillPool();
-      return {
-        ...entry.record,
-        workspaceId: spec.workspaceId,
-        teamId: spec.teamId,
-        name,
-        createdAt: new Date().toISOString(),
-      };
+    const name = this.containerName(spec.workspaceId);
+    const entry = await this.pool.claim(name);
+    if (!entry) {
+      void this.pool.fill();
+      return null;
     }
-    void this.fillPool();
-    return null;
+    this.connections.adopt(name, entry.client);
+    this.touch(name);
+    void this.pool.fill();
+    return {
+      ...entry.record,
+      workspaceId: spec.workspaceId,
+      teamId: spec.teamId,
+      name,
+      createdAt: new Date().toISOString(),
+    };
   }
 
   /** Tops the warm pool up to poolSize; resolves when it is full. */
   fillPool(): Promise<void> {
-    if (this.poolFilling) return this.poolFilling;
-    const target = this.opts.poolSize ?? 0;
-    this.poolFilling = (async () => {
-      while (!this.closed && this.pool.length < target) {
-        const id = randomBytes(6).toString('hex');
-        const record = poolRecord(`${this.prefix}pool-${id}`, `${this.prefix}vol-pool-${id}`, this.opts.image, this.diskMb);
-        try {
-          await this.create(record, { [LABEL_POOL]: '1' });
-          await this.docker.getContainer(record.name).start();
-          const client = await this.openClient(record.name, false);
-          if (this.closed) {
-            client.close();
-            await this.removeQuietly(record);
-            break;
-          }
-          this.pool.push({ record, client });
-        } catch {
-          await this.removeQuietly(record);
-          await this.removeVolume(record.volume).catch(() => undefined);
-          break; // engine trouble: retry on the next claim rather than spin
-        }
-      }
-    })().finally(() => (this.poolFilling = null));
-    return this.poolFilling;
+    return this.pool.fill();
   }
 
   get warmCount(): number {
-    return this.pool.length;
+    return this.pool.count;
   }
 
   async reconcile(known: SandboxRecord[]): Promise<ReconcileReport> {
-    const report: ReconcileReport = { removedContainers: [], adoptedPool: [], orphanVolumes: [], removedVolumes: [] };
-    const knownNames = new Set(known.map((r) => r.name));
-    const knownVolumes = new Set(known.map((r) => r.volume));
-    const containers = await this.docker.listContainers({ all: true, filters: { label: this.labelFilters() } });
-    const usedVolumes = new Set<string>();
-    for (const c of containers) {
-      const name = (c.Names[0] ?? '').replace(/^\//, '');
-      const vol = this.storage.volumeOf(c.Mounts);
-      if (knownNames.has(name) || this.clients.has(name)) {
-        if (vol) usedVolumes.add(vol);
-        continue;
-      }
-      const isPool = name.startsWith(`${this.prefix}pool-`);
-      // Only warm containers of the current image are worth keeping.
-      if (isPool && c.State === 'running' && c.Image === this.opts.image && this.pool.length < (this.opts.poolSize ?? 0) && vol) {
-        try {
-          const client = await this.openClient(name, false);
-          this.pool.push({ record: poolRecord(name, vol, this.opts.image, this.diskMb), client });
-          usedVolumes.add(vol);
-          report.adoptedPool.push(name);
-          continue;
-        } catch {
-          // unusable: removed below
-        }
-      }
-      await this.docker.getContainer(c.Id).remove({ force: true }).catch(ignoreStatus(404));
-      report.removedContainers.push(name);
-      // A never-claimed pool container's volume holds nothing of anyone's.
-      if (isPool && vol) {
-        await this.removeVolume(vol);
-        report.removedVolumes.push(vol);
-      }
-    }
-    for (const name of await this.storage.list(this.labelFilters())) {
-      if (knownVolumes.has(name) || usedVolumes.has(name) || report.removedVolumes.includes(name)) continue;
-      report.orphanVolumes.push(name);
-      if (this.opts.removeOrphanVolumes) {
-        await this.removeVolume(name);
-        report.removedVolumes.push(name);
-      }
-    }
+    const report = await reconcileContainers(known, {
+      docker: this.docker,
+      storage: this.storage,
+      prefix: this.prefix,
+      image: this.opts.image,
+      labelFilters: this.labelFilters(),
+      hasClient: (name) => this.connections.has(name),
+      poolWantsMore: () => this.pool.wantsMore,
+      adoptWarm: async (name, volume) => {
+        const client = await this.connections.open(name, false);
+        this.pool.adopt({ record: poolRecord(name, volume, this.opts.image, this.diskMb), client });
+      },
+      removeVolume: (name) => this.removeVolume(name),
+      removeOrphanVolumes: this.opts.removeOrphanVolumes,
+    });
     // Reconcile is the startup call: once leftovers are sorted out, warm the pool up.
-    void this.fillPool();
+    void this.pool.fill();
     return report;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.sweeper) clearInterval(this.sweeper);
-    await this.poolFilling;
-    const warm = this.pool.splice(0);
-    await Promise.all(warm.map((w) => this.removeQuietly(w.record, w.client)));
-    for (const name of [...this.clients.keys()]) this.dropClient(name);
+    this.reaper.close();
+    await this.pool.close();
+    for (const name of this.connections.names()) this.connections.drop(name);
   }
 
   /** Marks a sandbox as used now (requests through connect() do this themselves). */
   touch(name: string): void {
-    this.lastActivity.set(name, Date.now());
+    this.reaper.touch(name);
   }
 
   // --- internals -------------------------------------------------------------------------------
@@ -347,7 +255,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     if (info && this.storage.needsAttach(record)) {
       // The host restarted: the disk image is not mounted, and a container Docker brought back
       // without it sees an empty, unwritable /workspace. Stop it, mount, start it again.
-      this.dropClient(record.name);
+      this.connections.drop(record.name);
       await this.docker.getContainer(info.Id).stop({ t: 2 }).catch(ignoreStatus(304, 404));
       await this.storage.prepare(record, {});
       info = await this.inspect(record.name);
@@ -366,12 +274,12 @@ export class DockerSandboxDriver implements SandboxDriver {
     if (info.State.Restarting) await this.waitNotRestarting(record.name);
     const now = await this.inspect(record.name);
     if (!now?.State.Running) {
-      this.dropClient(record.name);
+      this.connections.drop(record.name);
       await this.docker.getContainer(record.name).start().catch(ignoreStatus(304));
     }
     // Ready = the daemon answers health over a fresh or existing connection.
-    const client = this.clients.get(record.name);
-    if (!client || client.closed) await this.openClient(record.name);
+    const client = this.connections.get(record.name);
+    if (!client || client.closed) await this.connections.open(record.name);
     this.touch(record.name);
     return { ...record, containerId: info.Id, image: info.Config.Image };
   }
@@ -388,7 +296,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     let socketDir: string | undefined;
     if (this.opts.hostSocketDir) {
       const [uid, gid] = this.user.split(':').map(Number);
-      socketDir = this.socketDir(record.name);
+      socketDir = this.connections.socketDir(record.name);
       mkdirSync(socketDir, { recursive: true, mode: 0o700 });
       chownSync(socketDir, uid, gid);
     }
@@ -406,7 +314,6 @@ export class DockerSandboxDriver implements SandboxDriver {
     await this.docker.createContainer(createOptions).catch(ignoreStatus(409));
   }
 
-
   private egressDir(record: SandboxRecord): string {
     if (!this.opts.egressSocketDir) throw new Error('network access needs the egress proxy (egressSocketDir is not set)');
     return path.join(this.opts.egressSocketDir, record.workspaceId);
@@ -416,82 +323,6 @@ export class DockerSandboxDriver implements SandboxDriver {
   private budgetFor(spec: SandboxSpec): number | undefined {
     if (!this.storage.disks) return undefined;
     return (spec.diskMb ?? this.diskMb) || undefined;
-  }
-
-  private socketDir(name: string): string {
-    return path.join(this.opts.hostSocketDir as string, name);
-  }
-
-  /** Connects and waits for health. Pool clients are not registered under their (temporary) name. */
-  private async openClient(name: string, register = true): Promise<SandboxClient> {
-    const deadline = Date.now() + (this.opts.readyTimeoutMs ?? 20_000);
-    let lastErr: unknown;
-    while (Date.now() < deadline) {
-      let stream: SandboxStream | null = null;
-      try {
-        stream = this.opts.hostSocketDir
-          ? await openUnixSocketStream(path.join(this.socketDir(name), 'sandboxd.sock'), 5000)
-          : await openDockerExecStream(this.docker, name, this.user);
-        const s = stream;
-        const client = new SandboxClient(s.input, s.output, () => s.dispose?.(), { maxLineBytes: this.opts.rpcMaxLineBytes });
-        await withTimeout(client.call('health', {}), 10_000);
-        if (register) {
-          this.clients.set(name, client);
-          this.trackClient(name, client);
-        }
-        return client;
-      } catch (e) {
-        lastErr = e;
-        stream?.dispose?.();
-        // The container may be restarting (daemon killed) or just starting: try again shortly.
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    throw new Error(`sandbox ${name} did not become ready: ${lastErr instanceof Error ? lastErr.message : String(lastErr)}`);
-  }
-
-  private trackClient(name: string, client: SandboxClient): void {
-    client.on('activity', () => this.touch(name));
-    client.on('close', () => {
-      if (this.clients.get(name) === client) this.clients.delete(name);
-    });
-  }
-
-  private dropClient(name: string): void {
-    const c = this.clients.get(name);
-    this.clients.delete(name);
-    c?.close();
-  }
-
-  private async stopIdle(idleMs: number): Promise<void> {
-    const now = Date.now();
-    for (const [name, last] of this.lastActivity) {
-      if (now - last < idleMs) continue;
-      // Other processes (the api's terminals, another worker) use the same sandbox through their
-      // own connections: the daemon, which sees them all, has the last word.
-      const info = await this.inspect(name).catch(() => null);
-      if (!info?.State.Running) {
-        this.lastActivity.delete(name); // stopped or removed elsewhere
-        continue;
-      }
-      try {
-        const client = this.clients.get(name) ?? (await this.openClient(name));
-        const h = await withTimeout(client.call('health', {}), 5000);
-        // An older daemon without these fields: fall back to what this process saw.
-        const inFlight = h.inFlight ?? (client.busy ? 1 : 0);
-        const daemonIdle = h.idleMs ?? now - last;
-        if (inFlight > 0 || daemonIdle < idleMs) {
-          this.lastActivity.set(name, Date.now() - (inFlight > 0 ? 0 : daemonIdle));
-          continue;
-        }
-      } catch {
-        // Not answering: stopping it is right either way; the next use starts it again.
-      }
-      this.lastActivity.delete(name);
-      this.dropClient(name);
-      await this.docker.getContainer(name).stop({ t: 2 }).catch(() => undefined);
-      this.opts.onIdleStop?.(name);
-    }
   }
 
   private async waitNotRestarting(name: string, timeoutMs = 30_000): Promise<void> {
@@ -524,7 +355,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   private labelFilters(): string[] {
-    return [`${LABEL_MANAGED}=1`, `${LABEL_NAMESPACE}=${this.prefix}`, ...Object.entries(this.opts.extraLabels ?? {}).map(([k, v]) => `${k}=${v}`)];
+    return namespaceFilters(this.prefix, this.opts.extraLabels);
   }
 
   private removeVolume(name: string): Promise<void> {
@@ -538,7 +369,7 @@ export class DockerSandboxDriver implements SandboxDriver {
    */
   private async removeQuietly(record: SandboxRecord, client?: SandboxClient): Promise<void> {
     client?.close();
-    this.dropClient(record.name);
+    this.connections.drop(record.name);
     const gone = await this.docker
       .getContainer(record.name)
       .remove({ force: true })
@@ -546,5 +377,4 @@ export class DockerSandboxDriver implements SandboxDriver {
       .catch((e: { statusCode?: number }) => e.statusCode !== 404);
     if (gone) await this.removeVolume(record.volume).catch(() => undefined);
   }
-
 }

@@ -1,36 +1,26 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
-  PERMISSION_BEHAVIORS,
   PERMISSION_MODES,
-  PERMISSION_STATUSES,
   RUN_STATUSES,
   TODO_STATUSES,
   type EventPage,
   type ListResponse,
-  type Permission,
-  type PermissionBehavior,
-  type PermissionDecision,
   type PermissionMode,
-  type PermissionStatus,
-  type Run,
-  type RunError,
   type RunStatus,
   type Session,
   type SessionState,
-  type TeamUsage,
   type Todo,
   type TodoStatus,
-  type Usage,
   type EventEnvelope,
 } from '@h/contracts';
+import { UsageDto } from '@h/runs';
 
 // The classes document and validate; the shapes are the contracts' (libs/contracts session-api.ts).
+
 export { PERMISSION_MODES };
 export const MODELS = ['deepseek-v4-flash', 'deepseek-v4-pro', 'deepseek-chat', 'deepseek-reasoner'] as const;
-/** Longest user message accepted; longer text belongs in a file the agent reads. */
-export const MAX_MESSAGE_CHARS = 100_000;
 
 export class CreateSessionDto {
   @ApiPropertyOptional({ maxLength: 120, description: 'Defaults to the first line of the first message' })
@@ -64,15 +54,6 @@ export class CreateSessionDto {
 }
 
 export class UpdateSessionDto extends CreateSessionDto {}
-
-export class UsageDto implements Usage {
-  @ApiProperty() requests: number;
-  @ApiProperty() promptTokens: number;
-  @ApiProperty() completionTokens: number;
-  @ApiProperty() cacheHitTokens: number;
-  @ApiProperty() cacheMissTokens: number;
-  @ApiProperty({ description: 'US dollars' }) costUsd: number;
-}
 
 export class LatestRunDto {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -111,45 +92,6 @@ export class SessionStateDto implements SessionState {
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
   @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'The run in progress or waiting, if any' }) activeRunId: string | null;
   @ApiProperty() lastSeq: number;
-}
-
-export class PostMessageDto {
-  @ApiProperty({ maxLength: MAX_MESSAGE_CHARS })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MAX_MESSAGE_CHARS)
-  @Matches(/\S/, { message: 'content must not be blank' })
-  content: string;
-
-  @ApiPropertyOptional({ maxLength: 128, description: 'Makes the post idempotent: the same id returns the same run' })
-  @IsOptional()
-  @IsString()
-  @Matches(/^[\w.:-]{1,128}$/, { message: 'clientMessageId must be 1-128 letters, digits, _ . : or -' })
-  clientMessageId?: string;
-}
-
-export class RunErrorDto implements RunError {
-  @ApiProperty() code: string;
-  @ApiProperty() message: string;
-}
-
-export class RunDto implements Run<Date> {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ format: 'uuid' }) sessionId: string;
-  @ApiProperty({ enum: RUN_STATUSES }) status: RunStatus;
-  @ApiProperty({ nullable: true, type: Number, description: 'Place in the team queue while queued (1 = next)' }) position: number | null;
-  @ApiProperty({ nullable: true, type: String }) clientMessageId: string | null;
-  @ApiProperty({ nullable: true, type: RunErrorDto }) error: RunErrorDto | null;
-  @ApiProperty({ type: UsageDto }) usage: UsageDto;
-  @ApiProperty({ format: 'uuid' }) userId: string;
-  @ApiProperty() queuedAt: Date;
-  @ApiProperty({ nullable: true, type: Date }) startedAt: Date | null;
-  @ApiProperty({ nullable: true, type: Date }) finishedAt: Date | null;
-  @ApiProperty({ nullable: true, type: Date }) cancelRequestedAt: Date | null;
-}
-
-export class RunListDto implements ListResponse<RunDto> {
-  @ApiProperty({ type: [RunDto] }) items: RunDto[];
 }
 
 export class EventsQueryDto {
@@ -191,57 +133,4 @@ export class EventPageDto implements EventPage {
   @ApiProperty({ type: [EventDto] }) items: EventDto[];
   @ApiProperty({ description: 'Pass as ?after= to read on' }) nextAfter: number;
   @ApiProperty() hasMore: boolean;
-}
-
-export class PermissionDecisionDto implements PermissionDecision {
-  @ApiProperty({ enum: PERMISSION_BEHAVIORS })
-  @IsIn(PERMISSION_BEHAVIORS)
-  behavior: PermissionBehavior;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replacement tool input (allow only)' })
-  @IsOptional()
-  @IsObject({ message: 'updatedInput must be a JSON object' })
-  updatedInput?: Record<string, unknown>;
-
-  @ApiPropertyOptional({ maxLength: 2000, description: 'Told to the agent with the decision' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  message?: string;
-}
-
-export class PermissionDto implements Permission<Date> {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ format: 'uuid' }) sessionId: string;
-  @ApiProperty({ format: 'uuid' }) runId: string;
-  @ApiProperty() toolCallId: string;
-  @ApiProperty() toolName: string;
-  @ApiProperty({ type: 'object', additionalProperties: true }) input: unknown;
-  @ApiProperty({ enum: PERMISSION_STATUSES }) status: PermissionStatus;
-  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) decidedById: string | null;
-  @ApiProperty() createdAt: Date;
-  @ApiProperty({ nullable: true, type: Date }) decidedAt: Date | null;
-}
-
-export class PermissionListDto implements ListResponse<PermissionDto> {
-  @ApiProperty({ type: [PermissionDto] }) items: PermissionDto[];
-}
-
-export class UsageQueryDto {
-  @ApiPropertyOptional({ example: '2026-11', pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'Calendar month (UTC); default the current one' })
-  @IsOptional()
-  @Matches(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'month must look like 2026-11' })
-  month?: string;
-}
-
-export class PermissionsQueryDto {
-  @ApiPropertyOptional({ enum: ['pending'], description: 'Only the requests still waiting for a decision' })
-  @IsOptional()
-  @IsIn(['pending'])
-  status?: 'pending';
-}
-
-export class TeamUsageDto extends UsageDto implements TeamUsage {
-  @ApiProperty({ example: '2026-11' }) month: string;
-  @ApiProperty() runs: number;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppConfig, parseEnv } from '@h/config';
 import { EgressLogRepository, PrismaService, QuotaExceededError, SandboxRepository, WorkspaceRepository } from '@h/db';
 import { EgressService } from '@h/egress';
-import { SandboxManager, WorkspaceLifecycleJob } from '@h/runner';
+import { SandboxManager, WorkspaceLifecycleJob } from '@h/workspaces';
 import { startStack, TestStack } from '../../support/api-harness';
 import { HttpResponse, signedUpClient } from '../../support/http-client';
 import { TEST_DATABASE_URL } from '../../support/test-env';

@@ -1,7 +1,7 @@
 import { parseScenario, startScriptedModelServer, type FaultSpec, type Scenario, type ScenarioTurn, type ScriptedModelServer } from '@h/scripted-model';
 import { EgressLogRepository, SandboxRepository, WorkspaceRepository } from '@h/db';
 import { EgressService } from '@h/egress';
-import { SandboxManager } from '@h/runner';
+import { SandboxManager } from '@h/workspaces';
 import { startStack, waitFor, type TestStack } from '../../support/api-harness';
 import { createRunWorld, type RunWorld } from '../../support/run-fixtures';
 import { createIsolatedDatabase } from '../../support/isolated-database';

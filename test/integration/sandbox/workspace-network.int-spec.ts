@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { WorkspaceRepository } from '@h/db';
-import { SandboxManager } from '@h/runner';
+import { SandboxManager } from '@h/workspaces';
 import { startStack, waitFor, type TestStack } from '../../support/api-harness';
 import { errorCode, teamWithRoles, type TeamFixture } from '../api/team-fixture';
 import { docker } from './sandbox-test-kit';

@@ -7,7 +7,8 @@ import type { AgentEvent } from '@h/contracts';
 import { DeepSeekProvider } from '@h/llm';
 import { CONVERSATION_HEADER, startScriptedModelServer, type Scenario, type ScriptedModelServer } from '@h/scripted-model';
 import { LocalWorkspace, MemoryOutputStore } from '@h/tools';
-import { runAgent, type AgentRunOptions, type AgentRunResult } from '../agent-run';
+import { runAgent } from '../agent-run';
+import type { AgentRunOptions, AgentRunResult } from '../agent-run.types';
 
 export interface AgentKit {
   dir: string;

@@ -2,7 +2,7 @@
 // containers, volumes and execs only. Pure (no I/O): the proxy resolves ownership with the engine.
 // Anything not listed here is refused; a new Docker call in the driver needs a line here.
 import { posix } from 'node:path';
-import { LABEL_MANAGED, LABEL_NAMESPACE } from '../docker-sandbox.driver';
+import { LABEL_MANAGED, LABEL_NAMESPACE } from '../docker-labels';
 
 export type Decision =
   | { kind: 'deny'; reason: string }

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EventBusRepository, EventRepository, PermissionRecord, PermissionRepository, RunRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal } from '@h/identity';
-import { RunDispatcher } from '@h/runs';
-import type { PermissionDecisionDto, PermissionDto, PermissionListDto } from './session.dto';
+import { RunDispatcher } from './run-dispatcher.service';
+import type { PermissionDecisionDto, PermissionDto, PermissionListDto } from './run.dto';
 
 function toDto({ decision: _d, ...p }: PermissionRecord): PermissionDto {
   return p;

@@ -22,13 +22,13 @@ import {
 import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { DeepSeekProvider, registerConfiguredModels, type ModelProvider } from '@h/llm';
 import { ProviderSecretReader } from '@h/providers';
-import { RunDispatcher } from '@h/runs';
+import { SandboxManager } from '@h/workspaces';
 import { apiErrorCode } from './engine-error-codes';
 import { orderForRebuild } from './event-order';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
+import { RunDispatcher } from './run-dispatcher.service';
 import { RunEventWriter } from './run-event-writer';
 import { RunTimings } from './run-timings';
-import { SandboxManager } from './sandbox-manager.service';
 import { SessionOutputStore } from './session-output.store';
 
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;

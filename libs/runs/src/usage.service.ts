@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RunRepository } from '@h/db';
-import type { TeamUsageDto } from './session.dto';
+import type { TeamUsageDto } from './run.dto';
 
 @Injectable()
 export class UsageService {

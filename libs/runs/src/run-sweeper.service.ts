@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { RunDispatcher } from '@h/runs';
+import { RunDispatcher } from './run-dispatcher.service';
 
 const SWEEP_MS = 5000;
 

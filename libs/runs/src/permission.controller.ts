@@ -3,17 +3,13 @@ import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiTags } fr
 import { ErrorResponseDto } from '@h/http';
 import { Access, AccessGrant, ClientIp, CurrentAccess, CurrentPrincipal, Principal } from '@h/identity';
 import { PermissionService } from './permission.service';
-import { PermissionDecisionDto, PermissionDto, PermissionListDto, PermissionsQueryDto, TeamUsageDto, UsageQueryDto } from './session.dto';
-import { UsageService } from './usage.service';
+import { PermissionDecisionDto, PermissionDto, PermissionListDto, PermissionsQueryDto } from './run.dto';
 
 @ApiTags('permissions')
 @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Invalid input' })
 @Controller('v1')
 export class PermissionController {
-  constructor(
-    private readonly permissions: PermissionService,
-    private readonly usage: UsageService,
-  ) {}
+  constructor(private readonly permissions: PermissionService) {}
 
   @Get('sessions/:id/permissions')
   @Access('session', 'id', 'viewer')
@@ -35,12 +31,5 @@ export class PermissionController {
     @ClientIp() ip: string | null,
   ): Promise<PermissionDto> {
     return this.permissions.decide(principal, access, id, body, ip);
-  }
-
-  @Get('teams/:teamId/usage')
-  @Access('team', 'teamId', 'viewer')
-  @ApiOkResponse({ type: TeamUsageDto, description: "Tokens and cost of the team's runs in one month" })
-  getTeamUsage(@CurrentAccess() access: AccessGrant, @Query() query: UsageQueryDto): Promise<TeamUsageDto> {
-    return this.usage.teamMonth(access.teamId, query.month);
   }
 }

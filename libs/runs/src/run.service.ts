@@ -4,8 +4,9 @@ import { FINISHED_RUN_STATUSES } from '@h/contracts';
 import { AgentSessionRepository, EventBusRepository, PermissionRepository, QuotaExceededError, RunRecord, RunRepository, toEngineUsage } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal, quotaExceeded, TeamQuotaService } from '@h/identity';
-import { RunDispatcher, titleFromMessage } from '@h/runs';
-import type { PostMessageDto, RunDto, RunListDto } from './session.dto';
+import { RunDispatcher } from './run-dispatcher.service';
+import type { PostMessageDto, RunDto, RunListDto } from './run.dto';
+import { titleFromMessage } from './session-title';
 
 @Injectable()
 export class RunService {

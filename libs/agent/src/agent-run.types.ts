@@ -1,0 +1,75 @@
+// The agent loop's public surface: what a caller passes to runAgent and gets back (agent-run.ts).
+import type { AgentEvent, RunUsage, Workspace } from '@h/contracts';
+import type { ModelProvider, ToolCall } from '@h/llm';
+import type { OutputStore, ToolCategory, ToolContext, ToolRegistry } from '@h/tools';
+import type { CompactionSettings } from './compaction';
+import type { Conversation } from './conversation';
+
+export interface StepTiming {
+  step: number;
+  totalMs: number;
+  modelMs: number;
+  toolMs: number;
+  sinkMs: number;
+  /** totalMs minus model, tool and event-sink time: what the engine itself costs. */
+  engineMs: number;
+}
+
+/**
+ * The approval hook. `ask` pauses the run before the call (status 'paused', no terminal event):
+ * the caller records the request, and later resumes with `rebuildConversation(events,
+ * { keepOpenCalls: true })` and no userMessage; the open calls then run first, asking again.
+ */
+export type ToolAuthorization =
+  | { behavior: 'allow'; updatedArguments?: string }
+  | { behavior: 'deny'; message?: string }
+  | { behavior: 'ask' };
+
+export interface AuthorizationRequest {
+  call: ToolCall;
+  category: ToolCategory;
+}
+
+export interface AgentRunOptions {
+  provider: ModelProvider;
+  model: string;
+  thinking?: boolean;
+  workspace: Workspace;
+  tools?: ToolRegistry;
+  /** The session so far, from `rebuildConversation(events)`; a new one when absent. */
+  conversation?: Conversation;
+  /** The new user message. Omit when the caller already appended `message.user` to the log and the conversation. */
+  userMessage?: string;
+  signal?: AbortSignal;
+  /** Receives every event in order; awaited, so persistence keeps order. */
+  onEvent: (event: AgentEvent) => void | Promise<void>;
+  maxSteps?: number;
+  maxTokens?: number;
+  compaction?: Partial<CompactionSettings>;
+  /** Language-server diagnostics for read_problems, when a sandbox has them. */
+  diagnostics?: ToolContext['diagnostics'];
+  /** Extra HTTP headers per model request, for harnesses (tests, benchmarks); the worker sends none. */
+  requestHeaders?: Record<string, string>;
+  onStepTiming?: (timing: StepTiming) => void;
+  /**
+   * Where full outputs behind `[cmd #N]` are kept (the worker: Postgres, per session). Absent: an
+   * in-memory store, which does not outlive this run.
+   */
+  outputs?: OutputStore;
+  /** Asked before every known tool runs (see ToolAuthorization); absent means allow all. */
+  authorize?: (request: AuthorizationRequest) => ToolAuthorization | Promise<ToolAuthorization>;
+}
+
+export type AgentRunStatus = 'done' | 'failed' | 'cancelled' | 'paused';
+
+export interface AgentRunResult {
+  status: AgentRunStatus;
+  summary: string | null;
+  reply: string | null;
+  error?: { code: string; message: string };
+  usage: RunUsage;
+  steps: number;
+  conversation: Conversation;
+  /** The call waiting for a permission decision when status is 'paused'. */
+  pendingCall?: ToolCall;
+}

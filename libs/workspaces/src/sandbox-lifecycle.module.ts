@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { EgressModule } from '@h/egress';
+import { SandboxManager } from './sandbox-manager.service';
+import { WorkspaceLifecycleJob } from './workspace-lifecycle.job';
+
+/**
+ * The worker side of workspaces: each workspace's sandbox (started, pooled, reconciled at boot,
+ * removed) through the drivers of @h/sandbox. The api never imports it: it starts no driver.
+ */
+@Module({
+  imports: [EgressModule],
+  providers: [SandboxManager, WorkspaceLifecycleJob],
+  exports: [SandboxManager],
+})
+export class SandboxLifecycleModule {}
