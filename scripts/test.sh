@@ -20,7 +20,7 @@ if [ -x infra/sandbox/ensure-docker.sh ] || [ -f infra/sandbox/ensure-docker.sh 
 build_all
 
 summary="$ROOT/tmp/test-summary.jsonl"
-mkdir -p "$ROOT/tmp" && rm -f "$summary" && rm -rf "$ROOT/tmp/test-logs"
+mkdir -p "$ROOT/tmp" && rm -f "$summary" && rm -rf "$ROOT/tmp/test-logs" "$ROOT/tmp/test-secrets"
 export H_TEST_SUMMARY_FILE="$summary"
 
 status=0

@@ -8,7 +8,8 @@ import { TEST_LOG_DIR } from '../../support/test-env';
 export const SECRET_DIR = join(TEST_LOG_DIR, '..', 'test-secrets');
 
 export function recordSecrets(...values: string[]): void {
-  const lines = values.filter((v) => v && !v.includes('\n'));
+  // Every credential H makes is long; a short value would match ordinary log text by chance.
+  const lines = values.filter((v) => v && v.length >= 16 && !v.includes('\n'));
   if (!lines.length) return;
   mkdirSync(SECRET_DIR, { recursive: true });
   appendFileSync(join(SECRET_DIR, `secrets-${process.pid}.txt`), lines.map((v) => `${v}\n`).join(''));
