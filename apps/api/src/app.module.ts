@@ -8,6 +8,7 @@ import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
 import { ProvidersModule } from '@h/providers';
 import { RunsApiModule } from '@h/runs';
+import { ScmModule } from '@h/scm';
 import { SessionsModule } from '@h/sessions';
 import { WorkspacesModule } from '@h/workspaces';
 import { HealthController } from './health.controller';
@@ -28,6 +29,7 @@ export class AppModule {
         RunsApiModule,
         SessionsModule,
         FilesModule,
+        ScmModule,
       ],
       controllers: [HealthController],
     };
