@@ -22,13 +22,14 @@ export class GitDiffService {
     private readonly config: AppConfig,
   ) {}
 
-  async diff(workspaceId: string, rawPath: string, staged: boolean): Promise<GitDiff> {
+  async diff(workspaceId: string, rawPath: string, staged: boolean, rawOriginalPath?: string): Promise<GitDiff> {
     const path = normalizeEntryPath(rawPath);
+    const originalPath = rawOriginalPath ? normalizeEntryPath(rawOriginalPath, 'originalPath') : path;
     const max = this.config.env.SCM_DIFF_MAX_BYTES;
     let original: GitDiffSide;
     let modified: GitDiffSide;
     if (staged) {
-      original = await this.blob(workspaceId, `HEAD:${path}`);
+      original = await this.blob(workspaceId, `HEAD:${originalPath}`);
       modified = await this.blob(workspaceId, `:${path}`);
     } else {
       original = await this.blob(workspaceId, `:${path}`);
@@ -40,7 +41,7 @@ export class GitDiffService {
     }
     // An untracked file has no index side for `git diff`; compare it with nothing instead.
     const args = staged
-      ? ['diff', '--cached', ...DIFF_ARGS, '--', path]
+      ? ['diff', '--cached', '-M', ...DIFF_ARGS, '--', ...new Set([originalPath, path])]
       : original.exists
         ? ['diff', ...DIFF_ARGS, '--', path]
         : ['diff', '--no-index', ...DIFF_ARGS, '--', '/dev/null', path];

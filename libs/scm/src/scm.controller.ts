@@ -63,7 +63,7 @@ export class ScmController {
   @PathErrors()
   @GitErrors()
   gitDiff(@Param('id') id: string, @Query() query: GitDiffQueryDto): Promise<GitDiffDto> {
-    return this.diffs.diff(id, query.path, query.staged === 'true');
+    return this.diffs.diff(id, query.path, query.staged === 'true', query.originalPath);
   }
 
   @Post('stage')

@@ -36,6 +36,12 @@ export class GitDiffQueryDto {
   @IsOptional()
   @IsIn(['true', 'false'])
   staged?: 'true' | 'false';
+
+  @ApiPropertyOptional({ maxLength: FILE_PATH_MAX_LENGTH, description: `A staged rename's or copy's original path (status gives it): the original side is read from there. ${PATH_RULES}`, example: 'src/old-app.ts' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(FILE_PATH_MAX_LENGTH)
+  originalPath?: string;
 }
 
 export class GitLogQueryDto {

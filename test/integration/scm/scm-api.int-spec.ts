@@ -170,6 +170,17 @@ describe('Source Control API', () => {
     expectError(await f.viewer.client.get(`${git('log')}?limit=201`), 400, 'VALIDATION_FAILED');
   });
 
+  it("should diff a staged rename against the original's content", async () => {
+    await sh('git mv README.md READ-ME.md');
+    const status = (await f.viewer.client.get(git('status'))).body;
+    expect(status.staged).toEqual([{ path: 'READ-ME.md', kind: 'renamed', originalPath: 'README.md' }]);
+    const diff = (await f.viewer.client.get(`${git('diff')}?path=READ-ME.md&staged=true&originalPath=README.md`)).body;
+    expect(diff).toMatchObject({ original: { text: '# hello\nstaged line\n', exists: true }, modified: { text: '# hello\nstaged line\n', exists: true } });
+    expect(diff.patch).toMatch(/rename from README\.md\nrename to READ-ME\.md/);
+    expectError(await f.viewer.client.get(`${git('diff')}?path=READ-ME.md&staged=true&originalPath=../x`), 400, 'PATH_OUTSIDE_WORKSPACE');
+    await sh('git mv READ-ME.md README.md');
+  });
+
   it('should refuse paths that leave the workspace with 400, symlinks included', async () => {
     const m = f.member.client;
     for (const path of ['../etc/passwd', '/etc/passwd', 'a/../../x']) {

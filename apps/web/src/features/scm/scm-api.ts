@@ -16,8 +16,8 @@ export const scmApi = {
   unstage: (workspaceId: string, paths: string[] | 'all') => api.post<GitStatus>(`${base(workspaceId)}/unstage`, paths === 'all' ? { all: true } : { paths }),
   discard: (workspaceId: string, paths: string[]) => api.post<GitStatus>(`${base(workspaceId)}/discard`, { paths }),
   commit: (workspaceId: string, message: string, amend: boolean) => api.post<GitCommitResult>(`${base(workspaceId)}/commit`, { message, amend }),
-  diff: (workspaceId: string, path: string, staged: boolean) =>
-    api.get<GitDiff>(`${base(workspaceId)}/diff?path=${encodeURIComponent(path)}&staged=${staged}`),
+  diff: (workspaceId: string, path: string, staged: boolean, originalPath?: string) =>
+    api.get<GitDiff>(`${base(workspaceId)}/diff?path=${encodeURIComponent(path)}&staged=${staged}${originalPath ? `&originalPath=${encodeURIComponent(originalPath)}` : ''}`),
   createBranch: (workspaceId: string, name: string) => api.post<GitBranchList>(`${base(workspaceId)}/branches`, { name }),
   checkout: (workspaceId: string, branch: string) => api.post<GitStatus>(`${base(workspaceId)}/checkout`, { branch }),
 };

@@ -71,7 +71,7 @@ export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: stri
     const staged = group === 'staged';
     await action.run(async () => {
       setNotice(undefined);
-      const diff = await scmApi.diff(workspaceId, file.path, staged);
+      const diff = await scmApi.diff(workspaceId, file.path, staged, staged ? file.originalPath : undefined);
       const hidden = [diff.original, diff.modified].find((side) => side.binary || side.tooLarge);
       if (hidden) {
         setNotice(`${file.path}: ${hidden.binary ? 'a binary file has no text diff' : 'too large to show as a diff'}.`);
