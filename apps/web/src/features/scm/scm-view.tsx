@@ -1,16 +1,15 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
-import type { GitBranchList, GitFileChange, GitStatus } from '@h/contracts';
+import type { GitBranchList, GitFileChange } from '@h/contracts';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
-import { usePollWhile } from '../../lib/use-poll-while';
 import { BranchPicker } from './branch-picker';
 import { type ChangeActions, type ChangeGroup, ChangeList } from './change-list';
 import { CommitBox } from './commit-box';
 import { LogList } from './log-list';
 import { scmApi, scmPaths } from './scm-api';
-import { useFilesChanged } from './use-files-changed';
+import { useGitStatus } from './git-status-store';
 import styles from './scm.module.css';
 
 export interface OpenDiffInput {
@@ -20,9 +19,6 @@ export interface OpenDiffInput {
   modified: string;
 }
 
-/** How often the panel asks for status while the page is visible: a terminal's `git commit` touches only .git. */
-const POLL_MS = 5000;
-
 /**
  * The Source Control side view: the workspace repository's changes grouped (staged, changes,
  * untracked, conflicts), a click opens the file's diff in the editor, stage / unstage / discard
@@ -30,8 +26,8 @@ const POLL_MS = 5000;
  * change nothing (the api refuses them too). Without a repository it offers `git init`.
  */
 export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: string; canWrite: boolean; openDiff: (input: OpenDiffInput) => void }) {
-  const status = useApiQuery<GitStatus>(scmPaths.status(workspaceId));
-  const repo = status.data?.initialized ? status.data : null;
+  const status = useGitStatus(workspaceId);
+  const repo = status.status?.initialized ? status.status : null;
   const branches = useApiQuery<GitBranchList>(repo ? scmPaths.branches(workspaceId) : null);
   const action = useAction();
   const [notice, setNotice] = useState<string>();
@@ -42,8 +38,6 @@ export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: stri
     reloadStatus();
     reloadBranches();
   }, [reloadStatus, reloadBranches]);
-  useFilesChanged(workspaceId, reloadStatus);
-  usePollWhile(usePageVisible(reloadStatus), status, POLL_MS);
   // A new commit or branch (here or in a terminal) changes what the branch list shows.
   const head = repo ? `${repo.head}:${repo.branch}` : '';
   useEffect(() => {
@@ -82,7 +76,7 @@ export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: stri
     });
   }
 
-  if (status.error && !status.data) {
+  if (status.error && !status.status) {
     return (
       <div className={styles.view}>
         <p className="form-error">{status.error.message}</p>
@@ -92,7 +86,7 @@ export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: stri
       </div>
     );
   }
-  if (!status.data) return <p className="muted">Loading source control…</p>;
+  if (!status.status) return <p className="muted">Loading source control…</p>;
   if (!repo) {
     return (
       <div className={styles.view}>
@@ -141,23 +135,4 @@ export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: stri
       <LogList workspaceId={workspaceId} version={head} />
     </div>
   );
-}
-
-/** Whether the page is visible (polling stops in a background tab); a return to it reloads at once via `onBack`. */
-function usePageVisible(onBack: () => void): boolean {
-  const [visible, setVisible] = useState(true);
-  useEffect(() => {
-    const update = () => {
-      const now = document.visibilityState === 'visible';
-      setVisible(now);
-      if (now) onBack();
-    };
-    document.addEventListener('visibilitychange', update);
-    window.addEventListener('focus', update);
-    return () => {
-      document.removeEventListener('visibilitychange', update);
-      window.removeEventListener('focus', update);
-    };
-  }, [onBack]);
-  return visible;
 }
