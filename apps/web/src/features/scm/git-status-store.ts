@@ -21,6 +21,8 @@ interface Entry {
   listeners: Set<() => void>;
   inflight: boolean;
   again: boolean;
+  /** Subscribers that want the slow poll (the open view; the status bar alone does not keep a sandbox busy). */
+  pollers: number;
   stop?: () => void;
 }
 
@@ -33,7 +35,7 @@ const entries = new Map<string, Entry>();
 function entryOf(workspaceId: string): Entry {
   let e = entries.get(workspaceId);
   if (!e) {
-    e = { snapshot: {}, listeners: new Set(), inflight: false, again: false };
+    e = { snapshot: {}, listeners: new Set(), inflight: false, again: false, pollers: 0 };
     entries.set(workspaceId, e);
   }
   return e;
@@ -76,7 +78,7 @@ function start(workspaceId: string): () => void {
   socket.on('ready', () => socket.emit('files.subscribe', { workspaceId }, () => undefined));
   socket.on('files.changed', (event) => event.workspaceId === workspaceId && soon());
   const visible = () => document.visibilityState === 'visible';
-  const poll = setInterval(() => visible() && reloadGitStatus(workspaceId), POLL_MS);
+  const poll = setInterval(() => visible() && entryOf(workspaceId).pollers > 0 && reloadGitStatus(workspaceId), POLL_MS);
   const onBack = () => visible() && reloadGitStatus(workspaceId);
   document.addEventListener('visibilitychange', onBack);
   window.addEventListener('focus', onBack);
@@ -91,22 +93,24 @@ function start(workspaceId: string): () => void {
   };
 }
 
-/** The workspace's git status, live while the component is mounted. */
-export function useGitStatus(workspaceId: string): Snapshot & { reload: () => void } {
+/** The workspace's git status, live while the component is mounted; `poll` adds the slow poll. */
+export function useGitStatus(workspaceId: string, { poll = false }: { poll?: boolean } = {}): Snapshot & { reload: () => void } {
   const subscribe = useCallback(
     (listener: () => void) => {
       const e = entryOf(workspaceId);
       e.listeners.add(listener);
+      if (poll) e.pollers++;
       if (e.listeners.size === 1) e.stop = start(workspaceId);
       return () => {
         e.listeners.delete(listener);
+        if (poll) e.pollers--;
         if (!e.listeners.size) {
           e.stop?.();
           e.stop = undefined;
         }
       };
     },
-    [workspaceId],
+    [workspaceId, poll],
   );
   const snapshot = useSyncExternalStore(subscribe, () => entryOf(workspaceId).snapshot, () => EMPTY);
   const reload = useCallback(() => reloadGitStatus(workspaceId), [workspaceId]);
