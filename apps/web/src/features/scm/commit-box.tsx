@@ -42,7 +42,7 @@ export function CommitBox({ branch, stagedCount, busy, onCommit }: { branch: str
         <button type="button" className="button button-primary button-small" disabled={!ready} aria-busy={busy} onClick={() => void commit()}>
           {amend ? 'Amend last commit' : stagedCount ? `Commit ${stagedCount} file${stagedCount === 1 ? '' : 's'}` : 'Commit'}
         </button>
-        <label className={styles.counts}>
+        <label className={`checkbox-field ${styles.counts}`}>
           <input type="checkbox" checked={amend} onChange={(e) => setAmend(e.target.checked)} /> Amend
         </label>
       </div>
