@@ -38,7 +38,7 @@ export interface GitStatusInitialized {
   untracked: GitFileChange[];
   /** Unmerged paths (a merge, rebase or stash pop stopped on them). */
   conflicted: GitFileChange[];
-  /** More files changed than the answer carries (SCM_OUTPUT_MAX_BYTES of git's output). */
+  /** More files changed than the answer carries (GIT_STATUS_MAX_FILES, or SCM_OUTPUT_MAX_BYTES of git's output). */
   truncated: boolean;
 }
 
@@ -129,6 +129,8 @@ export interface GitLog {
   hasMore: boolean;
 }
 
+/** Files one status answer lists at most (all groups together); `truncated` beyond. */
+export const GIT_STATUS_MAX_FILES = 5000;
 /** Paths in one stage/unstage/discard request at most. */
 export const GIT_PATHS_MAX = 1000;
 /** Commits in one log page at most. */

@@ -71,6 +71,14 @@ describe(parseGitStatus.name, () => {
     expect(s.staged).toEqual([]);
   });
 
+  it('should stop listing at the file cap and say so', () => {
+    const out = '# branch.oid (initial)\0# branch.head main\0' + ['a', 'b', 'c'].map((n) => `? ${n}.txt\0`).join('');
+    const s = parseGitStatus(out, false, 2);
+    expect(s.branch).toBe('main');
+    expect(s.untracked.map((f) => f.path)).toEqual(['a.txt', 'b.txt']);
+    expect(s.truncated).toBe(true);
+  });
+
   it('should drop a record cut by the output cap', () => {
     const s = parseGitStatus('# branch.oid (initial)\0# branch.head main\0? one.txt\0? tw', true);
     expect(s.untracked).toEqual([{ path: 'one.txt', kind: 'untracked' }]);

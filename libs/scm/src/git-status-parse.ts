@@ -1,4 +1,4 @@
-import type { GitChangeKind, GitFileChange, GitStatusInitialized } from '@h/contracts';
+import { GIT_STATUS_MAX_FILES, type GitChangeKind, type GitFileChange, type GitStatusInitialized } from '@h/contracts';
 
 // `git status --porcelain=v2 --branch -z` (git-status(1), "Porcelain Format Version 2"): NUL-ended
 // records; headers `# branch.*`, ordinary `1`, renamed/copied `2` (followed by one more record, the
@@ -10,7 +10,7 @@ const KIND: Record<string, GitChangeKind> = { A: 'added', M: 'modified', D: 'del
  * The status answer from git's output. `truncated`: the output was cut at its cap, so the last
  * record may be partial; it is dropped rather than shown wrong.
  */
-export function parseGitStatus(out: string, truncated: boolean): GitStatusInitialized {
+export function parseGitStatus(out: string, truncated: boolean, maxFiles = GIT_STATUS_MAX_FILES): GitStatusInitialized {
   const status: GitStatusInitialized = {
     initialized: true,
     branch: null,
@@ -27,8 +27,15 @@ export function parseGitStatus(out: string, truncated: boolean): GitStatusInitia
   const records = out.split('\0');
   // The piece after the last NUL is either '' (complete output) or a cut record.
   records.pop();
+  let files = 0;
   for (let i = 0; i < records.length; i++) {
     const rec = records[i];
+    // A tree with a huge untracked directory (no .gitignore for node_modules) must not become a
+    // response and a list nobody can use: the headers always come first, the files stop here.
+    if (!rec.startsWith('# ') && ++files > maxFiles) {
+      status.truncated = true;
+      break;
+    }
     if (rec.startsWith('# ')) {
       header(status, rec.slice(2));
     } else if (rec.startsWith('1 ')) {

@@ -140,7 +140,7 @@ export class GitStatusDto {
   @ApiPropertyOptional({ type: [GitFileChangeDto] }) unstaged?: GitFileChangeDto[];
   @ApiPropertyOptional({ type: [GitFileChangeDto], example: [{ path: 'notes.md', kind: 'untracked' }] }) untracked?: GitFileChangeDto[];
   @ApiPropertyOptional({ type: [GitFileChangeDto] }) conflicted?: GitFileChangeDto[];
-  @ApiPropertyOptional({ description: 'More files changed than git printed within SCM_OUTPUT_MAX_BYTES', example: false }) truncated?: boolean;
+  @ApiPropertyOptional({ description: 'More files changed than listed (GIT_STATUS_MAX_FILES, 5,000, or SCM_OUTPUT_MAX_BYTES of git output)', example: false }) truncated?: boolean;
 }
 
 export class GitDiffSideDto implements GitDiffSide {
