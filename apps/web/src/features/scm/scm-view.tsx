@@ -114,11 +114,12 @@ export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: stri
         onSwitch={(branch) => void act(() => scmApi.checkout(workspaceId, branch))}
         onCreate={(name) => act(() => scmApi.createBranch(workspaceId, name))}
       />
-      {repo.upstream ? (
-        <p className={styles.counts}>
-          {repo.upstream}: {repo.ahead} ahead, {repo.behind} behind
-        </p>
-      ) : null}
+      <div className={styles.row}>
+        <span className={styles.counts}>{repo.upstream ? `${repo.upstream}: ${repo.ahead} ahead, ${repo.behind} behind` : 'No upstream branch'}</span>
+        <button type="button" className={styles.iconButton} onClick={refresh} aria-label="Refresh source control" title="Refresh">
+          ⟳
+        </button>
+      </div>
       {canWrite ? <CommitBox branch={repo.branch} stagedCount={repo.staged.length} busy={action.pending} onCommit={(message, amend) => act(() => scmApi.commit(workspaceId, message, amend))} /> : null}
       {action.error ? (
         <p className="form-error" role="alert">
