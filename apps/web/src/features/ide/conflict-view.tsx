@@ -1,7 +1,7 @@
 'use client';
 
 import { DiffEditor, type MonacoDiffEditor } from '@monaco-editor/react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { FileTab } from './editor-tabs-state';
 
 // A save refused with 409 EDIT_CONFLICT (or unsaved edits meeting a change in the workspace):
@@ -23,6 +23,15 @@ export function ConflictView({
   onTakeTheirs: () => void;
 }) {
   const editor = useRef<MonacoDiffEditor | null>(null);
+  // The wrapper would dispose the models before the diff editor lets go of them (Monaco then
+  // throws); keep them there and dispose them once the editor is gone.
+  useEffect(
+    () => () => {
+      const models = editor.current?.getModel();
+      if (models) setTimeout(() => [models.original, models.modified].forEach((m) => m.isDisposed() || m.dispose()), 0);
+    },
+    [],
+  );
   const conflict = tab.conflict;
   if (!conflict) return null;
   const gone = conflict.theirs === null;
@@ -54,6 +63,8 @@ export function ConflictView({
           language={language}
           theme={theme}
           loading={<p className="muted ide-pad">Loading the compare view…</p>}
+          keepCurrentOriginalModel
+          keepCurrentModifiedModel
           options={{ renderSideBySide: true, originalEditable: false, readOnly: !canWrite, automaticLayout: true }}
           onMount={(e) => {
             editor.current = e;

@@ -186,6 +186,17 @@ function FileTabBody({
     [handle, onStatus],
   );
 
+  // The buffer was replaced from outside (reload, conflict resolved): the model takes it, as one
+  // undoable edit. While the user types, the model leads and the tab only follows (onChange).
+  useEffect(() => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model || model.getValue() === tab.content) return;
+    editor.executeEdits('workspace', [{ range: model.getFullModelRange(), text: tab.content, forceMoveMarkers: true }]);
+    editor.pushUndoStop();
+    // Only the revision says the content came from outside; content itself changes on every key.
+  }, [tab.rev]);
+
   // A line asked for by quick open or the console, once the content is there.
   useEffect(() => {
     const editor = editorRef.current;
@@ -208,26 +219,27 @@ function FileTabBody({
   }
   if (tab.status === 'binary') return <p className="muted ide-pad">{path} is not UTF-8 text, so it is not shown in the editor.</p>;
   const theme = themeOf(preferences);
-  if (tab.conflict) {
-    return (
-      <ConflictView
-        tab={tab}
-        language={monaco ? languageForPath(monaco, path) : 'plaintext'}
-        theme={theme}
-        canWrite={canWrite}
-        onKeepMine={(content) => void files.keepMine(path, content)}
-        onTakeTheirs={() => files.takeTheirs(path)}
-      />
-    );
-  }
+  // The compare is shown over the editor, which stays mounted (its model, undo history and
+  // pending async work survive; disposing it mid-work upsets Monaco).
   return (
     <>
-      <DiskBar tab={tab} files={files} canWrite={canWrite} />
-      {!canWrite ? <div className="ide-bar">Viewers can read files but not change them.</div> : null}
-      <div className="ide-editor-host" data-testid="monaco-host" data-path={path}>
+      {tab.conflict ? (
+        <ConflictView
+          tab={tab}
+          language={monaco ? languageForPath(monaco, path) : 'plaintext'}
+          theme={theme}
+          canWrite={canWrite}
+          onKeepMine={(content) => void files.keepMine(path, content)}
+          onTakeTheirs={() => files.takeTheirs(path)}
+        />
+      ) : (
+        <DiskBar tab={tab} files={files} canWrite={canWrite} />
+      )}
+      {!canWrite && !tab.conflict ? <div className="ide-bar">Viewers can read files but not change them.</div> : null}
+      <div className="ide-editor-host" data-testid="monaco-host" data-path={path} hidden={!!tab.conflict}>
         <Editor
           path={modelPath(path)}
-          value={tab.content}
+          defaultValue={tab.content}
           theme={theme}
           loading={<p className="muted ide-pad">Loading the editor…</p>}
           options={{
@@ -283,6 +295,14 @@ function DiskBar({ tab, files, canWrite }: { tab: FileTab; files: EditorFiles; c
 }
 
 function DiffTabBody({ tab, preferences, monaco }: { tab: DiffTab; preferences: UserPreferences; monaco: Monaco | null }) {
+  const diff = useRef<MonacoApi.editor.IStandaloneDiffEditor | null>(null);
+  useEffect(
+    () => () => {
+      const models = diff.current?.getModel();
+      if (models) setTimeout(() => [models.original, models.modified].forEach((m) => m.isDisposed() || m.dispose()), 0);
+    },
+    [],
+  );
   const language = tab.language ?? (monaco && tab.path ? languageForPath(monaco, tab.path) : 'plaintext');
   return (
     <div className="ide-editor-host" data-testid="diff-view">
@@ -292,6 +312,11 @@ function DiffTabBody({ tab, preferences, monaco }: { tab: DiffTab; preferences: 
         language={language}
         theme={themeOf(preferences)}
         loading={<p className="muted ide-pad">Loading the diff…</p>}
+        keepCurrentOriginalModel
+        keepCurrentModifiedModel
+        onMount={(e) => {
+          diff.current = e;
+        }}
         options={{ readOnly: true, renderSideBySide: true, automaticLayout: true, fontSize: preferences.editorFontSize }}
       />
     </div>

@@ -26,6 +26,12 @@ export interface FileTab {
   conflict: Conflict | null;
   /** A line to reveal once loaded (quick open, the console). */
   line: number | null;
+  /**
+   * Bumped whenever the buffer is replaced from outside the editor (loaded, reloaded, a conflict
+   * resolved): the editor then takes `content`. Typing never bumps it, so the editor stays the
+   * owner of its text while the user types.
+   */
+  rev: number;
 }
 
 export interface DiffTab {
@@ -50,7 +56,7 @@ export type TabsAction =
   | { type: 'loaded'; path: string; content: string; etag: string; binary?: boolean }
   | { type: 'reloaded'; path: string; content: string; etag: string }
   | { type: 'loadFailed'; path: string; error: string }
-  | { type: 'edit'; path: string; content: string }
+  | { type: 'edit'; path: string; content: string; external?: boolean }
   | { type: 'saving'; path: string; saving: boolean }
   | { type: 'saved'; path: string; content: string; etag: string }
   | { type: 'conflict'; path: string; conflict: Conflict | null }
@@ -72,7 +78,7 @@ export const initialTabs = (paths: string[], active: string | null): TabsState =
 };
 
 function newFileTab(path: string, line: number | null): FileTab {
-  return { kind: 'file', id: fileTabId(path), path, status: 'loading', error: null, content: '', saved: '', etag: null, saving: false, disk: null, conflict: null, line };
+  return { kind: 'file', id: fileTabId(path), path, status: 'loading', error: null, content: '', saved: '', etag: null, saving: false, disk: null, conflict: null, line, rev: 0 };
 }
 
 function updateFile(state: TabsState, path: string, fn: (tab: FileTab) => FileTab): TabsState {
@@ -103,6 +109,7 @@ export function tabsReducer(state: TabsState, action: TabsAction): TabsState {
         ...t,
         status: action.binary ? 'binary' : 'ready',
         error: null,
+        rev: t.rev + 1,
         content: action.content,
         saved: action.content,
         etag: action.etag,
@@ -113,12 +120,12 @@ export function tabsReducer(state: TabsState, action: TabsAction): TabsState {
       // A newer version from the workspace replaces a clean buffer; over unsaved edits it only
       // marks the tab, and the user chooses (compare, overwrite, reload).
       return updateFile(state, action.path, (t) =>
-        isDirty(t) ? { ...t, disk: 'changed' } : { ...t, status: 'ready', error: null, content: action.content, saved: action.content, etag: action.etag, disk: null },
+        isDirty(t) ? { ...t, disk: 'changed' } : { ...t, status: 'ready', error: null, content: action.content, saved: action.content, etag: action.etag, disk: null, rev: t.rev + 1 },
       );
     case 'loadFailed':
       return updateFile(state, action.path, (t) => ({ ...t, status: 'error', error: action.error }));
     case 'edit':
-      return updateFile(state, action.path, (t) => (t.content === action.content ? t : { ...t, content: action.content }));
+      return updateFile(state, action.path, (t) => (t.content === action.content ? t : { ...t, content: action.content, rev: action.external ? t.rev + 1 : t.rev }));
     case 'saving':
       return updateFile(state, action.path, (t) => ({ ...t, saving: action.saving }));
     case 'saved':

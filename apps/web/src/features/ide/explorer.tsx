@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/api-client';
 import { ConfirmDelete, ContextMenu, type MenuItem } from './explorer-menu';
 import { dropTarget, nameProblem, parentDir, visibleRows } from './file-tree-state';
 import { filesClient, joinPath } from './files-client';
+import { NewFileIcon, NewFolderIcon, RefreshIcon, UploadIcon } from './icons';
 import type { IdeContext } from './panels';
 import { useWorkbench } from './workbench';
 
@@ -210,12 +211,12 @@ export function ExplorerView({ ctx }: { ctx: IdeContext }) {
         <div className="ide-view-actions">
           {ctx.canWrite ? (
             <>
-              <button type="button" className="icon-button" aria-label="New file" title="New file" onClick={() => startCreate('file')}>＋</button>
-              <button type="button" className="icon-button" aria-label="New folder" title="New folder" onClick={() => startCreate('directory')}>🗀</button>
-              <button type="button" className="icon-button" aria-label="Upload files" title="Upload files" onClick={() => startUpload(targetDir())}>⇪</button>
+              <button type="button" className="icon-button" aria-label="New file" title="New file" onClick={() => startCreate('file')}><NewFileIcon /></button>
+              <button type="button" className="icon-button" aria-label="New folder" title="New folder" onClick={() => startCreate('directory')}><NewFolderIcon /></button>
+              <button type="button" className="icon-button" aria-label="Upload files" title="Upload files" onClick={() => startUpload(targetDir())}><UploadIcon /></button>
             </>
           ) : null}
-          <button type="button" className="icon-button" aria-label="Refresh the explorer" title="Refresh" onClick={tree.refresh}>⟳</button>
+          <button type="button" className="icon-button" aria-label="Refresh the explorer" title="Refresh" onClick={tree.refresh}><RefreshIcon /></button>
         </div>
       </div>
       <input ref={upload} type="file" multiple hidden aria-hidden="true" tabIndex={-1} onChange={(e) => void onUpload(e.target.files)} />
@@ -232,7 +233,7 @@ export function ExplorerView({ ctx }: { ctx: IdeContext }) {
         </p>
       ) : null}
       {editing && editing.mode !== 'rename' && editing.dir === '' ? <NameInput depth={0} mode={editing.mode} onSubmit={submitName} onCancel={() => setEditing(null)} /> : null}
-      {root?.entries && !root.entries.length && !editing ? <p className="muted small ide-pad">This workspace has no files yet.{ctx.canWrite ? ' Create one with ＋, or drop files here.' : ''}</p> : null}
+      {root?.entries && !root.entries.length && !editing ? <p className="muted small ide-pad">This workspace has no files yet.{ctx.canWrite ? ' Create one with the New file button, or drop files here.' : ''}</p> : null}
       <ul ref={treeRef} className="ide-tree" role="tree" aria-label="Files" onKeyDown={onKeyDown}>
         {rows.map(({ entry, depth, expanded }) => {
           const isDir = entry.type === 'directory';

@@ -6,6 +6,7 @@
 // so parallel branches merge cleanly.
 import type { ReactNode } from 'react';
 import { runBuiltin } from './ide-context';
+import { FilesIcon, GearIcon } from './icons';
 import { ExplorerView } from './explorer';
 import { OutputView } from './output-log';
 import { BranchStatus, CursorStatus, IndentStatus, LanguageStatus } from './status-items';
@@ -29,11 +30,9 @@ export interface StatusItem { id: string; align: 'left' | 'right'; render(ctx: I
 /** A source of problems (diagnostics); the status bar shows a count only once one is registered. */
 export interface ProblemSource { id: string; useCount(ctx: IdeContext): number }
 
-const icon = (glyph: string) => <span aria-hidden="true">{glyph}</span>;
-
 export const SIDE_VIEWS: SideView[] = [
-  { id: 'explorer', title: 'Explorer', icon: icon('🗀'), render: (ctx) => <ExplorerView ctx={ctx} /> },
-  { id: 'settings', title: 'Workspace', icon: icon('⚙'), render: (ctx) => <SettingsView ctx={ctx} /> },
+  { id: 'explorer', title: 'Explorer', icon: <FilesIcon />, render: (ctx) => <ExplorerView ctx={ctx} /> },
+  { id: 'settings', title: 'Workspace', icon: <GearIcon />, render: (ctx) => <SettingsView ctx={ctx} /> },
 ];
 
 export const BOTTOM_TABS: BottomTab[] = [

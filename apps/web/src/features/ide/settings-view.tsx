@@ -26,6 +26,7 @@ export function SettingsView({ ctx }: { ctx: IdeContext }) {
         <StatusBadge status={w.status} />
       </div>
       <div className="ide-pad">
+        {w.description ? <p className="small">{w.description}</p> : null}
         <p aria-live="polite" className="small">{WORKSPACE_STATUS_TEXT[w.status]}</p>
         <dl className="facts small">
           <dt>Created</dt>

@@ -162,7 +162,7 @@ export function useEditorFiles(workspaceId: string, initial: { tabs: string[]; a
     async (path: string, content: string) => {
       const tab = fileTab(path);
       if (!tab?.conflict) return;
-      dispatch({ type: 'edit', path, content });
+      dispatch({ type: 'edit', path, content, external: true });
       await writeOver(path, content, tab.conflict.theirsEtag).catch(() => undefined);
     },
     [writeOver],
