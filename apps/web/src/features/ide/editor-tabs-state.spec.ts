@@ -70,4 +70,16 @@ describe('tabsReducer', () => {
     expect(file(s, 'a.ts')).toMatchObject({ content: 'v2', saved: 'v2', etag: '"2"', disk: null });
     expect(file(s, 'b.ts')).toMatchObject({ content: 'mine', saved: 'b1', etag: '"b1"', disk: 'changed' });
   });
+
+  it('should bump the revision only when the buffer is replaced from outside the editor', () => {
+    let s = tabsReducer(initialTabs(['a.ts'], 'a.ts'), { type: 'loaded', path: 'a.ts', content: 'v1', etag: '"1"' });
+    const loaded = file(s, 'a.ts').rev;
+    s = tabsReducer(s, { type: 'edit', path: 'a.ts', content: 'typed' });
+    expect(file(s, 'a.ts').rev).toBe(loaded);
+    s = tabsReducer(s, { type: 'edit', path: 'a.ts', content: 'merged in the compare', external: true });
+    expect(file(s, 'a.ts').rev).toBe(loaded + 1);
+    s = tabsReducer(s, { type: 'saved', path: 'a.ts', content: 'merged in the compare', etag: '"2"' });
+    s = tabsReducer(s, { type: 'reloaded', path: 'a.ts', content: 'v3', etag: '"3"' });
+    expect(file(s, 'a.ts')).toMatchObject({ content: 'v3', rev: loaded + 2 });
+  });
 });
