@@ -142,6 +142,8 @@ export const envSchema = z.object({
   SCM_OUTPUT_MAX_BYTES: z.coerce.number().int().min(64 * 1024).max(64 * 1024 * 1024).default(8 * 1024 * 1024),
   /** Largest side of a diff shown as text (`tooLarge` beyond), and the longest patch (cut, `patchTruncated`). */
   SCM_DIFF_MAX_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(2 * 1024 * 1024),
+  /** Largest IDE state document (layout, tabs, expanded folders) per user and workspace, as JSON bytes; 413 IDE_STATE_TOO_LARGE beyond. */
+  IDE_STATE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024).default(64 * 1024),
   /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
   SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
   H_ALLOW_LOCAL_SANDBOX: bool.default(false),

@@ -62,6 +62,7 @@ export const ERROR_CODES = {
   // --- size, type and rate ---
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than BODY_LIMIT.' },
   FILE_TOO_LARGE: { status: 413, description: 'An upload over FILE_UPLOAD_MAX_BYTES, or a file read over SANDBOX_READ_MAX_BYTES; the message names the limit.' },
+  IDE_STATE_TOO_LARGE: { status: 413, description: 'An IDE state document over IDE_STATE_MAX_BYTES of JSON; the message names the limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The body is not JSON, or in an unsupported encoding.' },
   UNPROCESSABLE: { status: 422, description: 'The request is well-formed but cannot be processed.' },
   GIT_TIMEOUT: { status: 422, description: 'A git command in the sandbox ran longer than SCM_COMMAND_TIMEOUT_MS and was stopped (a hook that waits, a huge repository).' },
