@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { ChangesModule } from '@h/changes';
 import { AppConfig, ConfigModule } from '@h/config';
 import { DbModule } from '@h/db';
 import { FilesModule } from '@h/files';
@@ -28,6 +29,7 @@ export class AppModule {
         RunsApiModule,
         SessionsModule,
         FilesModule,
+        ChangesModule,
       ],
       controllers: [HealthController],
     };
