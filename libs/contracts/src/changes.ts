@@ -53,3 +53,11 @@ export interface AgentChange<TDate = string> extends AgentChangeSummary {
 export interface AgentChangeRestoreResult<TDate = string> {
   items: AgentChange<TDate>[];
 }
+
+/** POST /api/v1/sessions/:id/fork */
+export interface ForkSessionRequest {
+  /** The seq of a message a person wrote: the fork keeps everything before it. */
+  atSeq: number;
+  /** Put the workspace's files back as they were before that message's run (default true). */
+  restoreFiles?: boolean;
+}

@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   EDIT_CONFLICT: { status: 409, description: 'The file is not the version If-Match names; error.current and error.yours carry both versions.' },
   CHANGE_CONFLICT: { status: 409, description: 'The file changed since the agent wrote it: error.details carries the recorded and the current version; nothing was restored.' },
   CHANGE_ALREADY_DECIDED: { status: 409, description: 'The agent\'s change was already rejected or reverted (accepting it again is allowed).' },
+  CHECKPOINT_GONE: { status: 409, description: 'The run checkpoint a fork would restore is no longer in the sandbox (it stopped since); fork with restoreFiles: false to keep the files as they are.' },
   RUN_ACTIVE: { status: 409, description: 'A run is queued, running or waiting in this workspace; wait for it or cancel it first.' },
   PRECONDITION_FAILED: { status: 412, description: 'If-Match: * but there is no file to overwrite.' },
   // --- size, type and rate ---
