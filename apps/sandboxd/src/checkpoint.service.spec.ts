@@ -12,11 +12,9 @@ describe(CheckpointService.name, () => {
   beforeEach(() => {
     root = mkdtempSync(path.join(tmpdir(), 'h-cp-ws-'));
     store = mkdtempSync(path.join(tmpdir(), 'h-cp-store-'));
-    process.env.CHECKPOINT_GIT_DIR = path.join(store, 'checkpoints.git');
-    service = new CheckpointService(new PathResolver(root));
+    service = new CheckpointService(new PathResolver(root), path.join(store, 'checkpoints.git'));
   });
   afterEach(() => {
-    delete process.env.CHECKPOINT_GIT_DIR;
     rmSync(root, { recursive: true, force: true });
     rmSync(store, { recursive: true, force: true });
   });

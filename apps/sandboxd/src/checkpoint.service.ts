@@ -1,6 +1,6 @@
 // Workspace checkpoints (issue 10 point 7): what /workspace held before a run changed it, so a
 // session can be forked from an earlier message with the files as they were. Kept in a git object
-// store of our own outside the workspace (CHECKPOINT_GIT_DIR, default ~/.h/checkpoints.git, with
+// store of our own outside the workspace (~/.h/checkpoints.git, with
 // a throwaway index per call), so the user's own .git is never read or written.
 //
 // What a checkpoint holds: every file git would not ignore under the workspace's own .gitignore
@@ -18,17 +18,20 @@ import { randomUUID } from 'node:crypto';
 import type { CheckpointCreateParams, CheckpointCreateResult, CheckpointRestoreResult } from '@h/sandbox-protocol';
 import { fail } from './errors';
 import type { PathResolver } from './path-resolver';
+import { sanitizedEnv } from './process-utils';
 
 const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 120_000;
 const ID = /^[0-9a-f]{40}$/;
 
 export class CheckpointService {
-  private readonly gitDir = process.env.CHECKPOINT_GIT_DIR || path.join(homedir(), '.h', 'checkpoints.git');
   /** One checkpoint operation at a time: they share the object store and walk the same tree. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly paths: PathResolver) {}
+  constructor(
+    private readonly paths: PathResolver,
+    private readonly gitDir = path.join(homedir(), '.h', 'checkpoints.git'),
+  ) {}
 
   create(p: CheckpointCreateParams): Promise<CheckpointCreateResult> {
     return this.serial(async () => {
@@ -123,7 +126,7 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
     execFile(
       cmd,
       args,
-      { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: homedir(), LANG: 'C.UTF-8', ...env }, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      { cwd, env: sanitizedEnv(env), timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`${cmd} ${args[0]}: ${String(stderr).trim() || err.message}`));
         else resolve(String(stdout));
