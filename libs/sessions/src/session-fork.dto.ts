@@ -1,12 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { ForkSessionRequest } from '@h/contracts';
 import { SessionDto } from './session.dto';
 
 export class ForkSessionDto implements ForkSessionRequest {
   @ApiProperty({ example: 12, minimum: 1, maximum: 2147483647, description: 'The seq of a message a person wrote (message.user): the fork keeps the log before it' })
-  @Type(() => Number)
+  // No conversion: a JSON body carries a number, and `true` or "12" are the caller's mistakes.
   @IsInt({ message: 'atSeq must be an event seq' })
   @Min(1)
   @Max(2147483647)
