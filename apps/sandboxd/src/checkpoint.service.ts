@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { CheckpointCreateParams, CheckpointCreateResult, CheckpointRestoreResult } from '@h/sandbox-protocol';
 import { fail } from './errors';
 import type { PathResolver } from './path-resolver';
@@ -30,7 +30,7 @@ export class CheckpointService {
 
   constructor(
     private readonly paths: PathResolver,
-    private readonly gitDir = path.join(homedir(), '.h', 'checkpoints.git'),
+    private readonly gitDir = defaultGitDir(paths.root),
   ) {}
 
   create(p: CheckpointCreateParams): Promise<CheckpointCreateResult> {
@@ -119,6 +119,16 @@ export class CheckpointService {
       GIT_CONFIG_NOSYSTEM: '1',
     });
   }
+}
+
+/**
+ * ~/.h/checkpoints.git in a sandbox (one workspace, root /workspace); beside it a store per root
+ * when several daemons share a home (the local driver), so they never share an exclude list.
+ */
+function defaultGitDir(root: string): string {
+  const base = path.join(homedir(), '.h');
+  if (root === '/workspace') return path.join(base, 'checkpoints.git');
+  return path.join(base, `checkpoints-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.git`);
 }
 
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
