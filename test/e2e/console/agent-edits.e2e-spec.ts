@@ -71,4 +71,50 @@ describe('agent edits in the console', () => {
     },
     RUN_TIMEOUT_MS * 2,
   );
+
+  it(
+    'should show the proposed diff when asking, run the input as edited, and fork from the message with the files as they were',
+    async () => {
+      await browser.context.clearCookies();
+      const page = await browser.context.newPage();
+      const pageErrors = watchPageErrors(page);
+      const { workspaceId } = await signUpToReadyWorkspace(page, uniqueSuffix());
+      seedWorkspaceFiles(workspaceId, loadScenario('approve-edited-edit').fixture);
+
+      await page.getByRole('button', { name: 'New session' }).click();
+      await page.getByRole('radio', { name: /^Approve/ }).check();
+      await page.getByRole('button', { name: 'Start session' }).click();
+      await page.waitForURL(/\?session=[0-9a-f-]{36}$/);
+      const sessionId = new URL(page.url()).searchParams.get('session') as string;
+      await page.getByLabel('Message to the agent').fill('Update the motto in motto.txt');
+      await page.getByLabel('Message to the agent').press('Enter');
+
+      // The card shows the exact diff the worker computed against the file as it is.
+      const card = page.locator('.permission-card');
+      await card.getByLabel('Proposed change to motto.txt').waitFor({ timeout: RUN_TIMEOUT_MS });
+      await card.locator('.diff-del').filter({ hasText: 'ship it' }).waitFor();
+      await card.locator('.diff-add').filter({ hasText: 'ship it now' }).waitFor();
+      await card.getByRole('button', { name: 'Edit before allowing' }).click();
+      await card.getByLabel('Input to run instead (JSON)').fill(JSON.stringify({ path: 'motto.txt', old_string: 'ship it', new_string: 'ship it carefully' }));
+      await screenshot(page, 'console-permission-edit');
+      await card.getByRole('button', { name: 'Allow edited' }).click();
+      await transcriptOf(page).locator('[data-run-end="completed"]').waitFor({ timeout: RUN_TIMEOUT_MS });
+      expect(readWorkspaceFile(workspaceId, 'motto.txt')).toBe('ship it carefully\n');
+      await transcriptOf(page).locator('[data-tool="edit_file"]').getByText('edited', { exact: true }).waitFor();
+      await transcriptOf(page).locator('.diff-card .diff-add').filter({ hasText: 'ship it carefully' }).waitFor();
+
+      // Fork from the first message: a new session without it, the message back in the composer,
+      // and the file as it was before the run.
+      const message = transcriptOf(page).locator('.msg-user').filter({ hasText: 'Update the motto in motto.txt' });
+      await message.getByRole('button', { name: 'Fork from here' }).click();
+      await message.getByRole('button', { name: 'Fork and restore files' }).click();
+      await page.waitForURL((url) => !!url.searchParams.get('session') && url.searchParams.get('session') !== sessionId);
+      await page.getByText('No messages yet.').waitFor();
+      expect(await page.getByLabel('Message to the agent').inputValue()).toBe('Update the motto in motto.txt');
+      expect(readWorkspaceFile(workspaceId, 'motto.txt')).toBe('ship it\n');
+      await screenshot(page, 'console-forked');
+      expect(pageErrors).toEqual([]);
+    },
+    RUN_TIMEOUT_MS * 2,
+  );
 });
