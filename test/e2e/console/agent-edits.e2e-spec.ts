@@ -41,6 +41,7 @@ describe('agent edits in the console', () => {
 
       const card = transcriptOf(page).locator('.diff-card').filter({ hasText: 'notes.txt' });
       await card.waitFor({ timeout: RUN_TIMEOUT_MS });
+      await card.getByRole('button', { name: /^Edited notes\.txt/ }).click();
       await card.locator('.diff-add').filter({ hasText: 'greetings from the agent' }).waitFor();
       await card.locator('.diff-del').filter({ hasText: 'hello from the original' }).waitFor();
       expect(await card.locator('.diff-counts').innerText()).toMatch(/\+1\s+−1/);
@@ -101,7 +102,9 @@ describe('agent edits in the console', () => {
       await transcriptOf(page).locator('[data-run-end="completed"]').waitFor({ timeout: RUN_TIMEOUT_MS });
       expect(readWorkspaceFile(workspaceId, 'motto.txt')).toBe('ship it carefully\n');
       await transcriptOf(page).locator('[data-tool="edit_file"]').getByText('edited', { exact: true }).waitFor();
-      await transcriptOf(page).locator('.diff-card .diff-add').filter({ hasText: 'ship it carefully' }).waitFor();
+      const changeCard = transcriptOf(page).locator('.diff-card').filter({ hasText: 'motto.txt' });
+      await changeCard.getByRole('button', { name: /^Edited motto\.txt/ }).click();
+      await changeCard.locator('.diff-add').filter({ hasText: 'ship it carefully' }).waitFor();
 
       // Fork from the first message: a new session without it, the message back in the composer,
       // and the file as it was before the run.

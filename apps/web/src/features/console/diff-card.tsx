@@ -51,7 +51,9 @@ function ChangeBody({ changeId }: { changeId: string }) {
 
 // One file the agent changed: what changed, the diff on demand, and Accept / Reject for members.
 export function DiffCard({ item, canDecide }: { item: ChangeItem; canDecide: boolean }) {
-  const [open, setOpen] = useState(item.change !== 'delete');
+  // Closed until asked: the diff is read on demand, so a transcript with many changes stays light
+  // and reads the same live, in another browser and after a reload.
+  const [open, setOpen] = useState(false);
   const action = useAction();
   const headingId = useId();
   const decided = item.status !== 'applied';
