@@ -6,11 +6,14 @@ import { AccessGrant, AuditService, Principal } from '@h/identity';
 import { orderForRebuild } from '@h/runs';
 import { RpcError } from '@h/sandbox-protocol';
 import type { ForkSessionDto, ForkSessionResultDto } from './session-fork.dto';
-import { toSessionDto } from './session.service';
+import { toSessionDto } from '@h/sessions';
 
 const COPY_BATCH = 500;
 
 /**
+ * Lives here, not in libs/sessions: restoring the files goes through the file API's sandbox
+ * service, and libs/files already depends on libs/sessions (socket auth).
+ *
  * A new session from an earlier message (issue 10 point 7): the log before that message, copied
  * with new seqs (each run's message moved before its run, as a rebuild reads it, and run ids
  * dropped: the runs stay the original session's), and the workspace's files restored to the

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { ForkSessionRequest } from '@h/contracts';
-import { SessionDto } from './session.dto';
+import { SessionDto } from '@h/sessions';
 
 export class ForkSessionDto implements ForkSessionRequest {
   @ApiProperty({ example: 12, minimum: 1, maximum: 2147483647, description: 'The seq of a message a person wrote (message.user): the fork keeps the log before it' })
