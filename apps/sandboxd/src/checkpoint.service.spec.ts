@@ -55,3 +55,28 @@ describe(CheckpointService.name, () => {
     await expect(service.restore({ id: 'a'.repeat(40) })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
   });
 });
+
+describe(`${CheckpointService.name} over several runs`, () => {
+  it('should restore an older checkpoint after a newer one was taken', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'h-cp-ws-'));
+    const store = mkdtempSync(path.join(tmpdir(), 'h-cp-store-'));
+    try {
+      const service = new CheckpointService(new PathResolver(root), path.join(store, 'checkpoints.git'));
+      writeFileSync(path.join(root, 'story.txt'), 'one\n');
+      const first = await service.create({});
+      writeFileSync(path.join(root, 'story.txt'), 'two\n');
+      writeFileSync(path.join(root, 'extra.txt'), 'x\n');
+      const second = await service.create({});
+      expect(second.id).not.toBe(first.id);
+      rmSync(path.join(root, 'extra.txt'));
+      await service.restore({ id: first.id });
+      expect(readFileSync(path.join(root, 'story.txt'), 'utf8')).toBe('one\n');
+      expect(existsSync(path.join(root, 'extra.txt'))).toBe(false);
+      await service.restore({ id: second.id });
+      expect(readFileSync(path.join(root, 'extra.txt'), 'utf8')).toBe('x\n');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(store, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // Workspace checkpoints (issue 10 point 7): what /workspace held before a run changed it, so a
 // session can be forked from an earlier message with the files as they were. Kept in a git object
 // store of our own outside the workspace (~/.h/checkpoints.git, with
-// a throwaway index per call), so the user's own .git is never read or written.
+// an index of its own), so the user's own .git is never read or written.
 //
 // What a checkpoint holds: every file git would not ignore under the workspace's own .gitignore
 // rules (node_modules, build output and the like are regenerable and often huge), each up to
@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { CheckpointCreateParams, CheckpointCreateResult, CheckpointRestoreResult } from '@h/sandbox-protocol';
 import { fail } from './errors';
 import type { PathResolver } from './path-resolver';
@@ -85,14 +85,13 @@ export class CheckpointService {
     await this.git(['config', 'gc.auto', '0'], {});
   }
 
-  /** A fresh index for one operation, removed after it. */
+  /**
+   * The store's own index, kept between operations (operations are serial): git then re-reads only
+   * files whose size or mtime changed since the last checkpoint, so a checkpoint of a large
+   * workspace that barely changed costs a stat per file, not a hash.
+   */
   private async withIndex<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
-    const index = path.join(this.gitDir, `index-${randomUUID()}`);
-    try {
-      return await fn({ GIT_INDEX_FILE: index });
-    } finally {
-      await rm(index, { force: true });
-    }
+    return fn({ GIT_INDEX_FILE: path.join(this.gitDir, 'checkpoint-index') });
   }
 
   /** Files over the cap go into the store's own exclude list (never the workspace's ignore files). */
