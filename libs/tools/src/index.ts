@@ -19,3 +19,12 @@ export { validateSummary, parseSections, SUMMARY_SECTIONS, TODO_SECTION } from '
 export { detectBuildCheck, type BuildCheck } from './build-check';
 export { p, params, type Param, type Params } from './tool-params';
 export { processAlive, waitForCondition } from './testing/process-helpers';
+export {
+  lineCounts,
+  MISSING_SIDE,
+  readSide,
+  textSide,
+  workspaceRelative,
+  type FileChangeCapture,
+  type FileChangeCaptureOptions,
+} from './file-changes/file-change-capture';
