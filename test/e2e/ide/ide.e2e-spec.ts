@@ -150,12 +150,20 @@ describe('IDE', () => {
       await page.getByRole('tree', { name: 'Files' }).locator('[data-path="hello.ts"]').waitFor({ state: 'detached' });
 
       // The command palette lists registered commands and runs them.
+      const panelSaved = page.waitForResponse((r) => r.url().endsWith('/ide-state') && r.request().method() === 'PUT' && (r.request().postData() ?? '').includes('"bottomTab":"output"'));
       await page.keyboard.press('Control+Shift+P');
       await page.getByRole('combobox', { name: 'Run a command' }).fill('>toggle panel');
       await page.keyboard.press('Enter');
       await page.getByRole('tab', { name: 'Output' }).waitFor();
       await page.getByRole('tabpanel', { name: 'Output' }).getByText('Moved hello.ts to src/util/hello.ts.').waitFor();
       await screenshot(page, 'ide-panel');
+
+      // The open panel, both tabs and the active one come back after a reload.
+      await panelSaved;
+      await page.reload();
+      await page.getByRole('tab', { name: 'math-helpers.ts', selected: true }).waitFor();
+      await page.getByRole('tab', { name: 'hello.ts' }).waitFor();
+      await page.getByRole('tab', { name: 'Output', selected: true }).waitFor();
 
       expect(realErrors(errors)).toEqual([]);
       await page.close();

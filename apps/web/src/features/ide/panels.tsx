@@ -12,7 +12,7 @@ import { OutputView } from './output-log';
 import { BranchStatus, CursorStatus, IndentStatus, LanguageStatus } from './status-items';
 import { SettingsView } from './settings-view';
 
-export { useIde, useOptionalIde } from './ide-context';
+export { useIde, useIdeState, useOptionalIde } from './ide-context';
 
 export interface IdeContext {
   workspaceId: string;
