@@ -7,11 +7,9 @@ import type { UserPreferences } from '@h/contracts';
 import { ConflictView } from './conflict-view';
 import { fileTabId, isDirty, type DiffTab, type FileTab, type Tab } from './editor-tabs-state';
 import { baseName } from './files-client';
-import { configureMonaco, languageForPath, languageLabel, modelPath, type Monaco } from './monaco-setup';
+import { languageForPath, languageLabel, loadMonaco, modelPath, type Monaco } from './monaco-setup';
 import type { EditorFiles } from './use-editor-files';
 import type { EditorStatus } from './workbench';
-
-configureMonaco();
 
 const themeOf = (prefs: UserPreferences) => (prefs.theme === 'dark' ? 'vs-dark' : 'vs');
 
@@ -41,15 +39,39 @@ export function EditorArea({
   const { state } = files;
   const active = state.tabs.find((t) => t.id === state.active) ?? null;
   const [monaco, setMonaco] = useState<Monaco | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let alive = true;
+    setLoadError(null);
+    loadMonaco().then(
+      (m) => alive && setMonaco(m),
+      (err: unknown) => alive && setLoadError(err instanceof Error ? err.message : 'The editor could not be loaded.'),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [attempt]);
 
   return (
     <section className="ide-editor" aria-label="Editor">
       <TabStrip tabs={state.tabs} activeId={state.active} onActivate={(id) => files.dispatch({ type: 'activate', id })} onClose={onCloseRequest} />
       {active ? null : <EmptyEditor />}
+      {active && loadError ? (
+        <div className="ide-pad" role="alert">
+          <p className="form-error">The editor could not be loaded ({loadError}). Check the connection to H, then try again.</p>
+          <button type="button" className="button button-secondary button-small" onClick={() => setAttempt((a) => a + 1)}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {active && !monaco && !loadError ? <p className="muted ide-pad" aria-live="polite">Loading the editor…</p> : null}
+      {!monaco ? null : <>
       {active?.kind === 'file' ? (
         <FileTabBody key={active.id} tab={active} files={files} canWrite={canWrite} preferences={preferences} onStatus={onStatus} handle={handle} monaco={monaco} onMonaco={setMonaco} />
       ) : null}
       {active?.kind === 'diff' ? <DiffTabBody key={active.id} tab={active} preferences={preferences} monaco={monaco} /> : null}
+      </>}
     </section>
   );
 }

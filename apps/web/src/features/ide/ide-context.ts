@@ -1,6 +1,7 @@
 'use client';
 
 import { createContext, useContext } from 'react';
+import type { IdeState } from '@h/contracts';
 import type { IdeContext } from './panels';
 
 // The IDE's public context (the shape in panels.tsx) for any component below the shell: the
@@ -31,4 +32,22 @@ export function registerBuiltins(handlers: Record<string, () => void>): () => vo
 
 export function runBuiltin(id: string): void {
   builtins.get(id)?.();
+}
+
+/** The stored IDE state as loaded, and a way to change parts of it (saved to the server shortly after). */
+export interface IdeStateAccess {
+  initial: IdeState;
+  update(patch: Partial<IdeState>): void;
+}
+
+export const IdeStateReactContext = createContext<IdeStateAccess | null>(null);
+
+/**
+ * For features that keep their own part of the per-user IDE state (terminal tab order in
+ * `terminalTabs`, or a field of their own): read it from `initial`, write it with `update`.
+ */
+export function useIdeState(): IdeStateAccess {
+  const access = useContext(IdeStateReactContext);
+  if (!access) throw new Error('useIdeState() needs the IDE shell above it');
+  return access;
 }

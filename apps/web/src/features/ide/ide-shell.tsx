@@ -8,7 +8,7 @@ import { CloseDirtyDialog } from './close-dirty-dialog';
 import { isDirty, type FileTab } from './editor-tabs-state';
 import { EditorArea, type EditorHandle } from './editor-area';
 import { ActivityBar, BottomPanel, StatusBar } from './ide-chrome';
-import { IdeReactContext, registerBuiltins } from './ide-context';
+import { IdeReactContext, IdeStateReactContext, registerBuiltins } from './ide-context';
 import { modelPath } from './monaco-setup';
 import { matchesKeybinding } from './keybindings';
 import { OutputLog } from './output-log';
@@ -16,7 +16,7 @@ import { BOTTOM_TABS, COMMANDS, SIDE_VIEWS, type IdeContext } from './panels';
 import { QuickOpen, type Picker } from './quick-open';
 import { useEditorFiles } from './use-editor-files';
 import { useFileTree } from './use-file-tree';
-import { useIdeState, usePreferences } from './use-ide-state';
+import { usePreferences, useServerIdeState } from './use-ide-state';
 import { useLiveFiles } from './use-live-files';
 import { EditorStatusContext, WorkbenchContext, type EditorStatus, type Workbench } from './workbench';
 import './ide.css';
@@ -26,7 +26,7 @@ const CENTER = 'ide-center';
 
 export function IdeShell(props: { workspace: WorkspaceResponse; role: TeamRole | undefined; canWrite: boolean; reloadWorkspace: () => void }) {
   const output = useMemo(() => new OutputLog(), []);
-  const ideState = useIdeState(props.workspace.id, output);
+  const ideState = useServerIdeState(props.workspace.id, output);
   if (!ideState.initial) return <p className="muted ide-pad" aria-live="polite">Opening the IDE…</p>;
   return <Workspace {...props} output={output} initial={ideState.initial} update={ideState.update} />;
 }
@@ -213,9 +213,11 @@ function Workspace({
     [workspace, role, reloadWorkspace, output, tree, prefs.preferences, prefs.save, files],
   );
   const view = SIDE_VIEWS.find((v) => v.id === sideView);
+  const stateAccess = useMemo(() => ({ initial, update }), [initial, update]);
 
   return (
     <IdeReactContext.Provider value={ctx}>
+      <IdeStateReactContext.Provider value={stateAccess}>
       <WorkbenchContext.Provider value={workbench}>
         <EditorStatusContext.Provider value={editorStatus}>
           <div className="ide" data-testid="ide">
@@ -280,6 +282,7 @@ function Workspace({
           </div>
         </EditorStatusContext.Provider>
       </WorkbenchContext.Provider>
+      </IdeStateReactContext.Provider>
     </IdeReactContext.Provider>
   );
 }

@@ -5,13 +5,20 @@ import type * as MonacoApi from 'monaco-editor';
 
 export type Monaco = typeof MonacoApi;
 
-// Monaco is served by this app from /monaco/vs (copied from monaco-editor's min/vs at build time,
-// scripts/copy-monaco.mjs): the IDE works offline and never asks a CDN.
-let configured = false;
-export function configureMonaco(): void {
-  if (configured) return;
-  configured = true;
+let loading: Promise<Monaco> | null = null;
+
+/**
+ * Monaco, served by this app from /monaco/vs (copied from monaco-editor's min/vs at build time by
+ * scripts/copy-monaco.mjs): the IDE works offline and never asks a CDN. Loaded once; a failure
+ * (the server unreachable) can be retried.
+ */
+export function loadMonaco(): Promise<Monaco> {
   loader.config({ paths: { vs: '/monaco/vs' } });
+  loading ??= loader.init() as Promise<Monaco>;
+  loading.catch(() => {
+    loading = null;
+  });
+  return loading;
 }
 
 /** One model per open file, named by its workspace path (Monaco picks the language from it). */

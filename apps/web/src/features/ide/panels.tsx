@@ -15,7 +15,7 @@ import { ScmView } from '../scm/scm-view';
 import { SourceControlIcon } from '../scm/scm-icon';
 import { ScmBranchStatus } from '../scm/scm-status-item';
 
-export { useIde, useOptionalIde } from './ide-context';
+export { useIde, useIdeState, useOptionalIde } from './ide-context';
 
 export interface IdeContext {
   workspaceId: string;

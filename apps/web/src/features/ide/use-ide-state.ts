@@ -18,7 +18,7 @@ export interface IdeStateStore {
 // The IDE's layout, tabs and expanded folders, per user and workspace on the server
 // (GET/PUT /api/v1/workspaces/:id/ide-state): read once before the shell renders, written a moment
 // after each change and once more when the page is left.
-export function useIdeState(workspaceId: string, output: OutputLog): IdeStateStore {
+export function useServerIdeState(workspaceId: string, output: OutputLog): IdeStateStore {
   const path = `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/ide-state`;
   const [initial, setInitial] = useState<IdeState | null>(null);
   const current = useRef<IdeState>({});
