@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AppConfig, ConfigModule } from '@h/config';
 import { DbModule } from '@h/db';
 import { FilesModule } from '@h/files';
+import { GitRemoteModule } from '@h/git-remote';
 import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
@@ -28,6 +29,7 @@ export class AppModule {
         RunsApiModule,
         SessionsModule,
         FilesModule,
+        GitRemoteModule,
       ],
       controllers: [HealthController],
     };

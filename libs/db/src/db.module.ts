@@ -19,6 +19,7 @@ import { ToolOutputRepository } from './repositories/tool-output.repository';
 import { TeamRepository } from './repositories/team.repository';
 import { UserRepository } from './repositories/user.repository';
 import { WorkspaceRepository } from './repositories/workspace.repository';
+import { WorkspaceGitRemoteRepository } from './repositories/workspace-git-remote.repository';
 
 const repositories = [
   AgentSessionRepository,
@@ -39,6 +40,7 @@ const repositories = [
   ToolOutputRepository,
   UserRepository,
   WorkspaceRepository,
+  WorkspaceGitRemoteRepository,
 ];
 
 @Global()
