@@ -115,7 +115,8 @@ export class GitRemoteService {
         await shell.run(['rm', '-f', `${TRANSFER_DIR}/push.bundle`]);
         const mirror = await this.mirror(id);
         const pushRef = `refs/h-push/${branch}`;
-        const fetched = await this.git.local(['-C', mirror, 'fetch', '--quiet', bundle, `+refs/heads/${branch}:${pushRef}`]);
+        // The bundle comes from the sandbox: check every object before the host's mirror takes it.
+        const fetched = await this.git.local(['-C', mirror, '-c', 'fetch.fsckObjects=true', 'fetch', '--quiet', bundle, `+refs/heads/${branch}:${pushRef}`]);
         if (fetched.code !== 0) throw new Error(`could not read the push bundle: ${fetched.stderr.slice(0, 300)}`);
         const r = await this.git
           .remote(id, remote, (url) => ['-C', mirror, 'push', '--porcelain', url, `${pushRef}:refs/heads/${branch}`], { acceptFailure: true })

@@ -22,6 +22,8 @@ export type RouteAccess =
 export interface RouteRequest {
   params: Record<string, string>;
   body?: unknown;
+  /** A raw (non-JSON) body sent as is, for RAW_BODY_ROUTES (an ASCII tar as a string); headers give its type. */
+  rawBody?: string;
   query?: string;
   /** Request headers beyond the client's own (e.g. If-Match for a file write). */
   headers?: Record<string, string>;
@@ -400,7 +402,7 @@ export const ROUTES: Record<string, RouteSpec> = {
       params: team(f),
       query: '?name=route-table-import',
       headers: { 'content-type': 'application/x-tar' },
-      body: (await makeTar([{ name: 'README.md', content: 'from the route table\n' }])).toString('latin1'),
+      rawBody: (await makeTar([{ name: 'README.md', content: 'from the route table\n' }])).toString('latin1'),
     }),
   },
   'GET /api/v1/workspaces/{id}/archive': {
