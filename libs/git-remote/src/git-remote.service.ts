@@ -109,10 +109,10 @@ export class GitRemoteService {
       const scratch = await mkdtemp(join(tmpdir(), 'h-push-'));
       try {
         const bundle = join(scratch, 'push.bundle');
-        await shell.check(['mkdir', '-p', TRANSFER_DIR]);
-        await shell.check(['git', 'bundle', 'create', '--quiet', `${TRANSFER_DIR}/push.bundle`, `refs/heads/${branch}`]);
-        await shell.check(['cat', `${TRANSFER_DIR}/push.bundle`], { stdout: createWriteStream(bundle) });
-        await shell.run(['rm', '-f', `${TRANSFER_DIR}/push.bundle`]);
+        // One exec: bundle the branch, stream it out, remove it ("$1" is the ref, never shell text).
+        await shell.check(['sh', '-c', `mkdir -p ${TRANSFER_DIR} && git bundle create --quiet ${TRANSFER_DIR}/push.bundle "$1" && cat ${TRANSFER_DIR}/push.bundle; s=$?; rm -f ${TRANSFER_DIR}/push.bundle; exit $s`, 'sh', `refs/heads/${branch}`], {
+          stdout: createWriteStream(bundle),
+        });
         const mirror = await this.mirror(id);
         const pushRef = `refs/h-push/${branch}`;
         // The bundle comes from the sandbox: check every object before the host's mirror takes it.
@@ -172,12 +172,12 @@ export class GitRemoteService {
       const bundle = join(scratch, 'fetch.bundle');
       const made = await this.git.local(['-C', mirror, 'bundle', 'create', '--quiet', bundle, '--branches', '--tags']);
       if (made.code !== 0) throw new Error(`git bundle failed: ${made.stderr.slice(0, 300)}`);
-      await shell.check(['mkdir', '-p', TRANSFER_DIR]);
-      await shell.check(['sh', '-c', `cat > ${TRANSFER_DIR}/fetch.bundle`], { stdin: createReadStream(bundle) });
-      const fetched = await shell.run(['git', 'fetch', '--prune', '--quiet', '--no-write-fetch-head', `${TRANSFER_DIR}/fetch.bundle`, '+refs/heads/*:refs/remotes/origin/*', 'refs/tags/*:refs/tags/*'], {
-        env: SANDBOX_GIT_ENV,
-      });
-      await shell.run(['rm', '-f', `${TRANSFER_DIR}/fetch.bundle`]);
+      // One exec: receive the bundle, fetch from it into origin's refs, remove it.
+      const into = `${TRANSFER_DIR}/fetch.bundle`;
+      const fetched = await shell.run(
+        ['sh', '-c', `mkdir -p ${TRANSFER_DIR} && cat > ${into} && git fetch --prune --quiet --no-write-fetch-head ${into} '+refs/heads/*:refs/remotes/origin/*' 'refs/tags/*:refs/tags/*'; s=$?; rm -f ${into}; exit $s`],
+        { stdin: createReadStream(bundle), env: SANDBOX_GIT_ENV },
+      );
       if (fetched.code !== 0) throw new Error(`git fetch of the bundle failed in the sandbox: ${fetched.stderr.slice(0, 300)}`);
     } finally {
       await rm(scratch, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { WORKSPACE_STATUSES, type GitWorkspaceSource, type ListResponse, type WorkspaceResponse, type WorkspaceStatus } from '@h/contracts';
 
 /** Entries of a workspace's egress allowlist at most. */
@@ -73,6 +73,7 @@ export class CreateWorkspaceDto {
 
   @ApiPropertyOptional({ type: WorkspaceSourceDto, description: 'Where the files come from; omitted: an empty workspace. The clone runs on the server, the credential never enters the sandbox.' })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => WorkspaceSourceDto)
   source?: WorkspaceSourceDto;

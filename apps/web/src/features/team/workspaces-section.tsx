@@ -44,6 +44,11 @@ export function WorkspacesSection({
                   {w.name}
                 </Link>
                 {w.description ? <div className="muted small">{w.description}</div> : null}
+                {w.status === 'ready' ? (
+                  <a className="small" href={`/api/v1/workspaces/${encodeURIComponent(w.id)}/archive?format=tar.gz`} download>
+                    Download .tar.gz
+                  </a>
+                ) : null}
               </td>
               <td>
                 <StatusBadge status={w.status} />
