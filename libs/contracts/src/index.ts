@@ -9,3 +9,4 @@ export * from './files';
 export * from './scm';
 export * from './preferences';
 export * from './changes';
+export * from './git';

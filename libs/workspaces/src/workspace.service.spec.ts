@@ -2,13 +2,14 @@ import { AppConfig, parseEnv } from '@h/config';
 import { QuotaExceededError, type EgressLogRepository, type SandboxRepository, type WorkspaceRecord, type WorkspaceRepository } from '@h/db';
 import type { AccessGrant, AuditService, Principal } from '@h/identity';
 import type { JobQueueService } from '@h/jobs';
+import type { WorkspaceSourceStore } from './workspace-import.port';
 import { WorkspaceService } from './workspace.service';
 
 const TEAM = 'team-1';
 const me: Principal = { kind: 'user', userId: 'me', sessionId: 's', csrfToken: 'c' };
 const as = (role: AccessGrant['role']): AccessGrant => ({ teamId: TEAM, workspaceId: null, role });
 
-function setup(env: Record<string, string> = {}, existing: Partial<WorkspaceRecord>[] = []) {
+function setup(env: Record<string, string> = {}, existing: Partial<WorkspaceRecord>[] = [], sources?: WorkspaceSourceStore) {
   const rows = new Map<string, WorkspaceRecord>();
   for (const w of existing) {
     const row = { id: 'ws-1', teamId: TEAM, name: 'w', description: '', status: 'ready', statusMessage: null, networkEnabled: false, allowedHosts: [], createdById: 'me', createdAt: new Date(), updatedAt: new Date(), ...w } as WorkspaceRecord;
@@ -24,6 +25,7 @@ function setup(env: Record<string, string> = {}, existing: Partial<WorkspaceReco
       return row;
     },
     findById: async (id: string) => rows.get(id) ?? null,
+    remove: async (id: string) => void rows.delete(id),
     update: async (id: string, patch: Partial<WorkspaceRecord>) => {
       const row = rows.get(id) as WorkspaceRecord;
       for (const [k, v] of Object.entries(patch)) if (v !== undefined) Object.assign(row, { [k]: v });
@@ -38,7 +40,7 @@ function setup(env: Record<string, string> = {}, existing: Partial<WorkspaceReco
   } as unknown as JobQueueService;
   const audit = { byPrincipal: async (_p: Principal, e: { action: string }) => void actions.push(e.action) } as unknown as AuditService;
   const config = new AppConfig(parseEnv({ NODE_ENV: 'test', ...env }));
-  const service = new WorkspaceService(workspaces, {} as SandboxRepository, queue, audit, {} as EgressLogRepository, config);
+  const service = new WorkspaceService(workspaces, {} as SandboxRepository, queue, audit, {} as EgressLogRepository, config, sources);
   return { service, rows, jobs, actions };
 }
 
@@ -50,6 +52,35 @@ describe(WorkspaceService.name, () => {
     expect(dto).not.toHaveProperty('createdById');
     expect(t.jobs).toEqual([{ name: 'workspace.setup', payload: { workspaceId: dto.id }, jobId: `setup-${dto.id}` }]);
     expect(t.actions).toEqual(['workspace.create']);
+  });
+
+  it('should check a git source before creating anything and store it before setup is queued', async () => {
+    const calls: string[] = [];
+    const sources = {
+      check: async (source: { url: string }) => {
+        calls.push(`check ${source.url}`);
+        if (source.url === 'bad') throw Object.assign(new Error('bad url'), { status: 400 });
+        return { checked: source.url };
+      },
+      save: async (id: string, checked: unknown) => void calls.push(`save ${id} ${JSON.stringify(checked)}`),
+    } as unknown as WorkspaceSourceStore;
+    const t = setup({}, [], sources);
+    await expect(t.service.create(me, as('member'), { name: 'x', source: { kind: 'git', url: 'bad' } }, null)).rejects.toMatchObject({ status: 400 });
+    expect(t.rows.size).toBe(0);
+    const dto = await t.service.create(me, as('member'), { name: 'x', source: { kind: 'git', url: 'https://git.example.org/a.git' } }, null);
+    expect(calls).toEqual(['check bad', 'check https://git.example.org/a.git', `save ${dto.id} {"checked":"https://git.example.org/a.git"}`]);
+    expect(t.jobs).toHaveLength(1);
+  });
+
+  it('should remove the workspace again when preparing it fails, and queue no setup', async () => {
+    const t = setup();
+    await expect(
+      t.service.create(me, as('member'), { name: 'x' }, null, async () => {
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
+    expect(t.rows.size).toBe(0);
+    expect(t.jobs).toEqual([]);
   });
 
   it('should answer 409 QUOTA_EXCEEDED naming the setting once the team has TEAM_MAX_WORKSPACES', async () => {
