@@ -217,3 +217,31 @@ describe('Source Control API', () => {
     expect((await f.member.client.get(git('log'))).body.commits[0].subject).toBe('Second');
   });
 });
+
+describe('Source Control API limits', () => {
+  let stack: TestStack;
+  let f: TeamFixture;
+
+  beforeAll(async () => {
+    stack = await startStack({ env: { SCM_COMMAND_TIMEOUT_MS: '1500' } });
+    f = await teamWithRoles(stack.url, 'scm-limits');
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('should stop a git command past SCM_COMMAND_TIMEOUT_MS and answer 422 GIT_TIMEOUT, not 5xx', async () => {
+    const git = (route: string) => `/api/v1/workspaces/${f.workspaceId}/git/${route}`;
+    expect((await f.member.client.post(git('init'), {})).status).toBe(200);
+    // A pre-commit hook that never finishes (waiting on something that does not come).
+    await execInSandbox(stack.sandboxPrefix, f.workspaceId, 'printf "#!/bin/sh\\nsleep 30\\n" > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && echo x > a.txt');
+    expect((await f.member.client.post(git('stage'), { all: true })).status).toBe(200);
+    const res = await f.member.client.post(git('commit'), { message: 'never' });
+    expectError(res, 422, 'GIT_TIMEOUT');
+    expect(res.body.error.message).toMatch(/git commit did not finish within 1\.5 s/);
+    // The stopped commit left the repository usable: the index is as staged, and writable.
+    expect((await f.viewer.client.get(git('status'))).body).toMatchObject({ initialized: true, head: null, staged: [{ path: 'a.txt', kind: 'added' }] });
+    expect((await f.member.client.post(git('stage'), { all: true })).status).toBe(200);
+  });
+});
