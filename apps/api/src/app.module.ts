@@ -9,6 +9,7 @@ import { JobsModule } from '@h/jobs';
 import { ProvidersModule } from '@h/providers';
 import { RunsApiModule } from '@h/runs';
 import { SessionsModule } from '@h/sessions';
+import { TerminalsModule } from '@h/terminals';
 import { WorkspacesModule } from '@h/workspaces';
 import { HealthController } from './health.controller';
 
@@ -28,6 +29,7 @@ export class AppModule {
         RunsApiModule,
         SessionsModule,
         FilesModule,
+        TerminalsModule,
       ],
       controllers: [HealthController],
     };

@@ -6,3 +6,4 @@ export * from './identity-api';
 export * from './workspace-api';
 export * from './socket-events';
 export * from './files';
+export * from './terminals';

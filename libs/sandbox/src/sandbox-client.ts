@@ -5,6 +5,7 @@ import {
   RpcError,
   RpcPeer,
   type FsChangedNotification,
+  type PtyChangedNotification,
   type PtyExitNotification,
   type PtyOpenParams,
   type PtyOutputNotification,
@@ -47,7 +48,12 @@ export function toWorkspaceError(e: unknown): Error {
 }
 
 /** A terminal inside the sandbox. Output is acknowledged automatically once listeners ran. */
-export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exitCode: number; signal: number | null }] }> {
+export class SandboxTerminal extends EventEmitter<{
+  /** Output, and the terminal's total printed chars up to its end (undefined from an older sandboxd). */
+  data: [string, number | undefined];
+  /** `lost`: the connection dropped, the terminal itself may still run (kept-alive ones do). */
+  exit: [{ exitCode: number; signal: number | null; lost?: boolean }];
+}> {
   exited = false;
 
   constructor(
@@ -59,9 +65,7 @@ export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exi
   }
 
   write(data: string): void {
-    // A notification: keystrokes need no response line each.
-    this.client.peer.notify('pty.write', { ptyId: this.id, data });
-    this.client.emit('activity');
+    this.client.writeTerminal(this.id, data);
   }
 
   resize(cols: number, rows: number): Promise<null> {
@@ -72,11 +76,16 @@ export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exi
     return this.client.call('pty.close', { ptyId: this.id });
   }
 
+  /** Stops this connection's copy of the output; a kept-alive terminal keeps running. */
+  detach(): Promise<null> {
+    return this.client.detachTerminal(this.id);
+  }
+
   /** @internal */
-  deliver(data: string): void {
+  deliver(data: string, end?: number): void {
     // A terminal producing output (a long build) keeps the sandbox from counting as idle.
     this.client.emit('activity');
-    this.emit('data', data);
+    this.emit('data', data, typeof end === 'number' ? end : undefined);
     // Flow control: the daemon pauses the PTY when too much output is unacknowledged.
     this.client.peer.notify('pty.ack', { ptyId: this.id, bytes: data.length });
   }
@@ -90,6 +99,8 @@ export class SandboxClient extends EventEmitter<{
   close: [Error | undefined];
   /** Changed paths, and the whole notification (kinds, hashes, overflow). */
   'fs.changed': [string[], FsChangedNotification];
+  /** A terminal was opened or ended, by any connection to this sandbox. */
+  'pty.changed': [PtyChangedNotification];
   activity: [];
 }> {
   readonly peer: RpcPeer;
@@ -104,7 +115,10 @@ export class SandboxClient extends EventEmitter<{
       onLineTooLong: (info) =>
         SandboxClient.logger.error(info, 'a sandbox sent a JSON-RPC line over the host cap; connection reset, calls in flight failed'),
     });
-    this.peer.onNotification('pty.output', (p: PtyOutputNotification) => this.terminals.get(p.ptyId)?.deliver(p.data));
+    this.peer.onNotification('pty.output', (p: PtyOutputNotification) => this.terminals.get(p.ptyId)?.deliver(p.data, p.end));
+    this.peer.onNotification('pty.changed', (p: PtyChangedNotification) => {
+      if (typeof p?.ptyId === 'string' && (p.change === 'opened' || p.change === 'closed')) this.emit('pty.changed', p);
+    });
     this.peer.onNotification('pty.exit', (p: PtyExitNotification) => {
       const t = this.terminals.get(p.ptyId);
       if (!t) return;
@@ -116,7 +130,7 @@ export class SandboxClient extends EventEmitter<{
     this.peer.onClose((err) => {
       for (const t of this.terminals.values()) {
         t.exited = true;
-        t.emit('exit', { exitCode: -1, signal: null });
+        t.emit('exit', { exitCode: -1, signal: null, lost: true });
       }
       this.terminals.clear();
       this.onDispose?.();
@@ -146,17 +160,37 @@ export class SandboxClient extends EventEmitter<{
     return t;
   }
 
-  /** Joins a terminal opened (with keepAlive) by another connection; returns its recent output. */
-  async attachTerminal(ptyId: string): Promise<{ terminal: SandboxTerminal; scrollback: string }> {
-    const t = new SandboxTerminal(this, ptyId, -1);
+  /**
+   * Joins a terminal opened (with keepAlive) by another connection; returns its recent output and
+   * its end position. Attaching again is idempotent: the same SandboxTerminal, a fresh scrollback.
+   */
+  async attachTerminal(ptyId: string): Promise<{ terminal: SandboxTerminal; scrollback: string; end?: number }> {
+    const existing = this.terminals.get(ptyId);
+    const t = existing ?? new SandboxTerminal(this, ptyId, -1);
     this.terminals.set(ptyId, t);
     try {
-      const { scrollback } = await this.call('pty.attach', { ptyId });
-      return { terminal: t, scrollback };
+      const { scrollback, end } = await this.call('pty.attach', { ptyId });
+      return { terminal: t, scrollback, end };
     } catch (e) {
-      this.terminals.delete(ptyId);
+      if (!existing) this.terminals.delete(ptyId);
       throw e;
     }
+  }
+
+  /** Keystrokes to any terminal of the sandbox, attached here or not; a notification: no response line each. */
+  writeTerminal(ptyId: string, data: string): void {
+    this.peer.notify('pty.write', { ptyId, data });
+    this.emit('activity');
+  }
+
+  /** The terminal this connection opened or attached, if it still runs. */
+  terminal(ptyId: string): SandboxTerminal | undefined {
+    return this.terminals.get(ptyId);
+  }
+
+  async detachTerminal(ptyId: string): Promise<null> {
+    this.terminals.delete(ptyId);
+    return this.call('pty.detach', { ptyId });
   }
 
   watchFiles(enabled = true): Promise<null> {
