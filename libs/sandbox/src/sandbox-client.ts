@@ -105,6 +105,12 @@ export class SandboxClient extends EventEmitter<{
 }> {
   readonly peer: RpcPeer;
   private readonly terminals = new Map<string, SandboxTerminal>();
+  /**
+   * Output and exits of terminals this connection does not know yet, kept briefly: the answer to
+   * `pty.open` and the first output can arrive in one read, and the output would be handled before
+   * the caller registered the terminal. openTerminal replays them.
+   */
+  private readonly early = new Map<string, Array<PtyOutputNotification | PtyExitNotification>>();
 
   private static readonly logger = new Logger('SandboxClient');
 
@@ -115,13 +121,17 @@ export class SandboxClient extends EventEmitter<{
       onLineTooLong: (info) =>
         SandboxClient.logger.error(info, 'a sandbox sent a JSON-RPC line over the host cap; connection reset, calls in flight failed'),
     });
-    this.peer.onNotification('pty.output', (p: PtyOutputNotification) => this.terminals.get(p.ptyId)?.deliver(p.data, p.end));
+    this.peer.onNotification('pty.output', (p: PtyOutputNotification) => {
+      const t = this.terminals.get(p.ptyId);
+      if (t) t.deliver(p.data, p.end);
+      else this.keepEarly(p);
+    });
     this.peer.onNotification('pty.changed', (p: PtyChangedNotification) => {
       if (typeof p?.ptyId === 'string' && (p.change === 'opened' || p.change === 'closed')) this.emit('pty.changed', p);
     });
     this.peer.onNotification('pty.exit', (p: PtyExitNotification) => {
       const t = this.terminals.get(p.ptyId);
-      if (!t) return;
+      if (!t) return this.keepEarly(p);
       this.terminals.delete(p.ptyId);
       t.exited = true;
       t.emit('exit', { exitCode: p.exitCode, signal: p.signal });
@@ -153,11 +163,39 @@ export class SandboxClient extends EventEmitter<{
     return this.peer.request<SandboxMethods[M][1]>(method, params, signal);
   }
 
-  async openTerminal(params: PtyOpenParams = {}): Promise<SandboxTerminal> {
+  /**
+   * Opens a terminal. `onTerminal` runs as soon as it exists, before any output is delivered, so
+   * listeners attached there miss nothing (not even a command that fails at once).
+   */
+  async openTerminal(params: PtyOpenParams = {}, onTerminal?: (t: SandboxTerminal) => void): Promise<SandboxTerminal> {
     const { ptyId, pid } = await this.call('pty.open', params);
     const t = new SandboxTerminal(this, ptyId, pid);
     this.terminals.set(ptyId, t);
+    onTerminal?.(t);
+    const early = this.early.get(ptyId) ?? [];
+    this.early.delete(ptyId);
+    for (const n of early) {
+      if ('data' in n) t.deliver(n.data, n.end);
+      else {
+        this.terminals.delete(ptyId);
+        t.exited = true;
+        t.emit('exit', { exitCode: n.exitCode, signal: n.signal });
+      }
+    }
     return t;
+  }
+
+  private keepEarly(n: PtyOutputNotification | PtyExitNotification): void {
+    if (typeof n?.ptyId !== 'string') return;
+    let list = this.early.get(n.ptyId);
+    if (!list) {
+      // Only the few notifications of one read matter; a terminal nobody claims is forgotten.
+      if (this.early.size >= 16) return;
+      list = [];
+      this.early.set(n.ptyId, list);
+      setTimeout(() => this.early.delete(n.ptyId), 2000).unref();
+    }
+    if (list.length < 64) list.push(n);
   }
 
   /**
