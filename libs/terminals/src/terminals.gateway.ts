@@ -35,6 +35,8 @@ interface TerminalSocketState {
   workspaces: Set<string>;
   /** workspaceId -> until when typing was last allowed (a keystroke is not a database query). */
   writable: Map<string, number>;
+  /** Keystrokes and resizes of this socket, handled one after another so they reach the PTY in order. */
+  typing: Promise<unknown>;
   recheck?: NodeJS.Timeout;
 }
 
@@ -109,7 +111,7 @@ export class TerminalsGateway implements OnGatewayDisconnect, OnModuleDestroy {
 
   @SubscribeMessage('terminal.input')
   input(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<null>> {
-    return this.handle(socket, body, async (principal) => {
+    return this.inOrder(socket, () => this.handle(socket, body, async (principal) => {
       const { workspaceId, terminalId, data } = schemas.input.parse(body);
       const max = this.config.env.TERMINAL_INPUT_MAX_BYTES;
       if (Buffer.byteLength(data, 'utf8') > max) {
@@ -118,17 +120,28 @@ export class TerminalsGateway implements OnGatewayDisconnect, OnModuleDestroy {
       await this.mayWrite(socket, principal, workspaceId);
       await this.hub.input(workspaceId, terminalId, data);
       return null;
-    }, true);
+    }, true));
   }
 
   @SubscribeMessage('terminal.resize')
   resize(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<null>> {
-    return this.handle(socket, body, async (principal) => {
+    return this.inOrder(socket, () => this.handle(socket, body, async (principal) => {
       const { workspaceId, terminalId, cols, rows } = schemas.resize.parse(body);
       await this.mayWrite(socket, principal, workspaceId);
       await this.hub.resize(workspaceId, terminalId, cols, rows);
       return null;
-    }, true);
+    }, true));
+  }
+
+  /**
+   * Messages are handled concurrently, and each one awaits (auth, access): without this, keys typed
+   * fast would reach the shell shuffled.
+   */
+  private inOrder<T>(socket: Socket, work: () => Promise<T>): Promise<T> {
+    const state = this.state(socket);
+    const next = state.typing.then(work, work);
+    state.typing = next.catch(() => undefined);
+    return next;
   }
 
   @SubscribeMessage('terminal.close')
@@ -170,7 +183,7 @@ export class TerminalsGateway implements OnGatewayDisconnect, OnModuleDestroy {
   private state(socket: Socket): TerminalSocketState {
     let state = socket.data.terminals as TerminalSocketState | undefined;
     if (!state) {
-      state = { workspaces: new Set(), writable: new Map() };
+      state = { workspaces: new Set(), writable: new Map(), typing: Promise.resolve() };
       state.recheck = setInterval(() => void this.recheck(socket), this.config.env.SSE_HEARTBEAT_MS);
       state.recheck.unref();
       this.rechecks.add(state.recheck);

@@ -44,6 +44,11 @@ describe('terminals over Socket.IO (PTY bridge)', () => {
     expect(await type(w, id, 'echo hello-$((40+2))\r')).toEqual({ ok: true, data: null });
     await seen(w, id, 'hello-42');
 
+    // Keys sent one message each, without waiting for acks (a fast typist): they arrive in order.
+    const keys = [...'echo typed-$((3*3))\r'].map((k) => type(w, id, k));
+    expect((await Promise.all(keys)).every((a) => a.ok)).toBe(true);
+    await seen(w, id, 'typed-9');
+
     expect(await w.socket.emitWithAck('terminal.resize', { workspaceId: f.workspaceId, terminalId: id, cols: 123, rows: 31 })).toEqual({ ok: true, data: null });
     await type(w, id, 'stty size\r');
     await seen(w, id, '31 123');
