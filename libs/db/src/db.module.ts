@@ -13,6 +13,7 @@ import { AuthSessionRepository } from './repositories/auth-session.repository';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { InvitationRepository } from './repositories/invitation.repository';
 import { HealthRepository } from './repositories/health.repository';
+import { IdeStateRepository } from './repositories/ide-state.repository';
 import { ProviderCredentialRepository } from './repositories/provider-credential.repository';
 import { RateLimitRepository } from './repositories/rate-limit.repository';
 import { ToolOutputRepository } from './repositories/tool-output.repository';
@@ -32,6 +33,7 @@ const repositories = [
   AuthSessionRepository,
   ApiTokenRepository,
   HealthRepository,
+  IdeStateRepository,
   InvitationRepository,
   ProviderCredentialRepository,
   RateLimitRepository,

@@ -21,3 +21,4 @@ export * from './repositories/tool-output.repository';
 export * from './usage';
 export * from './quota';
 export * from './repositories/invitation.repository';
+export * from './repositories/ide-state.repository';
