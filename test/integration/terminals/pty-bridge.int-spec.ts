@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createApiApp } from '../../../apps/api/src/bootstrap';
 import { startStack, TestStack, waitFor } from '../../support/api-harness';
 import { createWorkspace, TeamFixture, teamWithRoles } from '../api/team-fixture';
 import { attachAndWrite, termWatcher, type TermSocket, type TermWatcher } from './terminal-socket';
@@ -160,5 +161,30 @@ describe('terminals over Socket.IO (PTY bridge)', () => {
     expect(exit.exitCode).toBe(3);
     expect(await owner.socket.emitWithAck('terminal.attach', { workspaceId: ws, terminalId: ids[0] })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(await open(owner, ws)).toEqual(expect.any(String));
+  });
+
+  it('should share a terminal across two api processes: opened on one, attached, typed into and closed through the other', async () => {
+    // A second api process on the same database, Redis and sandboxes (another replica).
+    const second = await createApiApp(stack.config);
+    await second.listen(0, '127.0.0.1');
+    try {
+      const address = second.getHttpServer().address();
+      const otherUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const here = await watcher(f.member.client);
+      const there = await termWatcher(otherUrl, f.owner.client, sockets);
+      expect((await there.socket.emitWithAck('terminal.list', { workspaceId: f.workspaceId })).ok).toBe(true);
+      const id = await open(here);
+      // The other process hears of it from the sandbox itself.
+      await waitFor('terminal.changed on the other api process', async () => there.changes.find((c) => c.change === 'opened' && c.terminalId === id));
+      expect(await attachAndWrite(there, 'terminal.attach', { workspaceId: f.workspaceId, terminalId: id })).toMatchObject({ ok: true });
+      expect(await there.socket.emitWithAck('terminal.input', { workspaceId: f.workspaceId, terminalId: id, data: 'echo across-$((50+5))\r' })).toEqual({ ok: true, data: null });
+      await seen(here, id, 'across-55');
+      await seen(there, id, 'across-55');
+      expect(here.text(id).split('across-55').length - 1).toBe(1);
+      expect((await there.socket.emitWithAck('terminal.close', { workspaceId: f.workspaceId, terminalId: id })).ok).toBe(true);
+      await waitFor('terminal.exit on the opening process', async () => here.exits.find((e) => e.terminalId === id));
+    } finally {
+      await second.close();
+    }
   });
 });
