@@ -126,6 +126,14 @@ export class PtyService {
     return { scrollback: s.scrollback, end: s.end };
   }
 
+  rename(p: { ptyId: string; title: string }): null {
+    if (typeof p.title !== 'string') fail('INVALID_ARGUMENT', 'title must be a string');
+    const s = this.get(p.ptyId);
+    s.meta = { ...s.meta, title: p.title.slice(0, META_MAX_CHARS) };
+    this.broadcast({ ptyId: s.id, change: 'renamed' });
+    return null;
+  }
+
   detach(p: { ptyId: string }, peer: RpcPeer): null {
     const s = this.get(p.ptyId);
     if (s.peers.delete(peer)) {

@@ -123,6 +123,7 @@ export class SandboxServer {
     on('pty.resize', (p) => this.pty.resize(p));
     on('pty.close', (p) => this.pty.close(p));
     on('pty.detach', (p) => this.pty.detach(p, peer));
+    on('pty.rename', (p) => this.pty.rename(p));
     on('pty.list', () => this.pty.list());
     peer.onNotification('pty.write', (p) => {
       // Keystrokes as notifications: no response line per key.

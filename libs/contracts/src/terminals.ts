@@ -73,6 +73,11 @@ export interface TerminalInputRequest extends TerminalRef {
   data: string;
 }
 
+export interface TerminalRenameRequest extends TerminalRef {
+  /** 1 to TERMINAL_TITLE_MAX characters. */
+  title: string;
+}
+
 export interface TerminalResizeRequest extends TerminalRef {
   cols: number;
   rows: number;
@@ -89,7 +94,7 @@ export interface TerminalExitEvent extends TerminalRef {
   signal: number | null;
 }
 
-export const TERMINAL_CHANGES = ['opened', 'closed'] as const;
+export const TERMINAL_CHANGES = ['opened', 'closed', 'renamed'] as const;
 export type TerminalChange = (typeof TERMINAL_CHANGES)[number];
 
 /** The workspace's terminals changed: the whole list, and what happened. */
@@ -127,8 +132,11 @@ export interface TerminalsClientToServerEvents {
   'terminal.input': (request: TerminalInputRequest, ack: (answer: Ack<null>) => void) => void;
   'terminal.resize': (request: TerminalResizeRequest, ack: (answer: Ack<null>) => void) => void;
   'terminal.close': (request: TerminalRef, ack: (answer: Ack<TerminalRef>) => void) => void;
+  /** Members and up; everyone hears `terminal.changed` renamed. */
+  'terminal.rename': (request: TerminalRenameRequest, ack: (answer: Ack<TerminalInfo>) => void) => void;
 }
 
 /** Columns and rows a terminal may have. */
 export const TERMINAL_MAX_COLS = 1000;
 export const TERMINAL_MAX_ROWS = 1000;
+export const TERMINAL_TITLE_MAX = 80;

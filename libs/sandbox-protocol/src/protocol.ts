@@ -190,7 +190,7 @@ export interface PtyOutputNotification {
 /** Notification `pty.changed`, sent to every connection: a terminal was opened or has ended. */
 export interface PtyChangedNotification {
   ptyId: string;
-  change: 'opened' | 'closed';
+  change: 'opened' | 'closed' | 'renamed';
   /** For `closed`. */
   exitCode?: number;
   signal?: number | null;
@@ -243,6 +243,8 @@ export interface SandboxMethods {
   'pty.write': [{ ptyId: string; data: string }, null];
   'pty.resize': [{ ptyId: string; cols: number; rows: number }, null];
   'pty.close': [{ ptyId: string }, null];
+  /** A new title (clipped to 256 chars); every connection hears `pty.changed` renamed. */
+  'pty.rename': [{ ptyId: string; title: string }, null];
   /** Stop receiving a terminal's output on this connection (a kept-alive terminal keeps running). */
   'pty.detach': [{ ptyId: string }, null];
   'pty.list': [Record<string, never>, PtyInfo[]];

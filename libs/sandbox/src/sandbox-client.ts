@@ -127,7 +127,7 @@ export class SandboxClient extends EventEmitter<{
       else this.keepEarly(p);
     });
     this.peer.onNotification('pty.changed', (p: PtyChangedNotification) => {
-      if (typeof p?.ptyId === 'string' && (p.change === 'opened' || p.change === 'closed')) this.emit('pty.changed', p);
+      if (typeof p?.ptyId === 'string' && ['opened', 'closed', 'renamed'].includes(p.change)) this.emit('pty.changed', p);
     });
     this.peer.onNotification('pty.exit', (p: PtyExitNotification) => {
       const t = this.terminals.get(p.ptyId);

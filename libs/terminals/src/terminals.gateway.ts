@@ -5,7 +5,9 @@ import { z } from 'zod';
 import {
   TERMINAL_MAX_COLS,
   TERMINAL_MAX_ROWS,
+  TERMINAL_TITLE_MAX,
   type Ack,
+  type TerminalInfo,
   type TerminalAttached,
   type TerminalList,
   type TerminalRef,
@@ -27,6 +29,7 @@ const schemas = {
   ref,
   input: ref.extend({ data: z.string() }),
   resize: ref.extend(size),
+  rename: ref.extend({ title: z.string().trim().min(1).max(TERMINAL_TITLE_MAX) }),
 };
 /** How long a socket's right to type into a workspace is trusted before it is checked again. */
 const WRITE_CHECK_TTL_MS = 5000;
@@ -151,6 +154,15 @@ export class TerminalsGateway implements OnGatewayDisconnect, OnModuleDestroy {
       await this.access.check(principal, 'workspace', workspaceId, 'member');
       await this.hub.close(workspaceId, terminalId);
       return { workspaceId, terminalId };
+    });
+  }
+
+  @SubscribeMessage('terminal.rename')
+  rename(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<TerminalInfo>> {
+    return this.handle(socket, body, async (principal) => {
+      const { workspaceId, terminalId, title } = schemas.rename.parse(body);
+      await this.access.check(principal, 'workspace', workspaceId, 'member');
+      return this.hub.rename(workspaceId, terminalId, title);
     });
   }
 

@@ -139,6 +139,16 @@ export class TerminalsHub implements OnModuleDestroy {
     t.info = { ...t.info, cols, rows };
   }
 
+  async rename(workspaceId: string, terminalId: string, title: string): Promise<TerminalInfo> {
+    const ws = await this.state(workspaceId);
+    const t = await this.known(ws, terminalId);
+    await ws.client.call('pty.rename', { ptyId: terminalId, title }).catch((err) => {
+      throw fromTerminalError(err, this.max);
+    });
+    t.info = { ...t.info, title };
+    return t.info;
+  }
+
   async close(workspaceId: string, terminalId: string): Promise<void> {
     const ws = await this.state(workspaceId);
     await this.known(ws, terminalId);
@@ -311,7 +321,7 @@ export class TerminalsHub implements OnModuleDestroy {
       this.logger.warn({ err, workspaceId: ws.workspaceId }, 'could not list terminals after one opened');
       return;
     }
-    if (ws.terms.has(n.ptyId)) this.announce(ws, n.ptyId, 'opened');
+    if (ws.terms.has(n.ptyId)) this.announce(ws, n.ptyId, n.change === 'renamed' ? 'renamed' : 'opened');
   }
 
   private announce(ws: Ws, terminalId: string, change: TerminalChange): void {

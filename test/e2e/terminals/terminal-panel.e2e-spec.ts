@@ -85,6 +85,11 @@ describe('terminal panel', () => {
       await typeInto(page, 'echo after-$((2+2))');
       await waitForScreen(other, 'after-4');
       expect(await screenText(page)).not.toContain('viewer-18');
+      // A rename (double-click the tab) reaches the viewer's tab too.
+      await panelOf(page).getByRole('tab', { name: /Terminal 1/ }).dblclick();
+      await panelOf(page).getByLabel('Terminal name').fill('dev shell');
+      await page.keyboard.press('Enter');
+      await panelOf(other).getByRole('tab', { name: 'dev shell' }).waitFor({ timeout: TIMEOUT_MS });
       await screenshot(other, 'terminal-viewer');
 
       // Closing the tab ends the shell for everyone.

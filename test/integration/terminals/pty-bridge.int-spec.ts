@@ -150,6 +150,12 @@ describe('terminals over Socket.IO (PTY bridge)', () => {
     const ids = [await open(owner, ws), await open(owner, ws), await open(owner, ws)];
     expect(await owner.socket.emitWithAck('terminal.open', { workspaceId: ws, cols: 80, rows: 24 })).toMatchObject({ ok: false, error: { code: 'QUOTA_EXCEEDED' } });
     await waitFor('the viewer hears of all three', async () => viewer.changes.find((c) => c.change === 'opened' && c.terminals.length === 3));
+    // Renamed for everyone; a viewer may not rename.
+    expect(await owner.socket.emitWithAck('terminal.rename', { workspaceId: ws, terminalId: ids[2], title: 'dev server' })).toMatchObject({ ok: true, data: { id: ids[2], title: 'dev server' } });
+    const renamed = await waitFor('terminal.changed renamed', async () => viewer.changes.find((c) => c.change === 'renamed' && c.terminalId === ids[2]));
+    expect(renamed.terminals.find((t) => t.id === ids[2])?.title).toBe('dev server');
+    expect(await viewer.socket.emitWithAck('terminal.rename', { workspaceId: ws, terminalId: ids[2], title: 'mine' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(await owner.socket.emitWithAck('terminal.rename', { workspaceId: ws, terminalId: ids[2], title: ' ' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
 
     expect(await owner.socket.emitWithAck('terminal.close', { workspaceId: ws, terminalId: ids[0] })).toEqual({ ok: true, data: { workspaceId: ws, terminalId: ids[0] } });
     await waitFor('terminal.exit for the viewer', async () => viewer.exits.find((e) => e.terminalId === ids[0]));

@@ -16,6 +16,7 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
   const [exited, setExited] = useState<Record<string, number | null>>({});
   const [notice, setNotice] = useState<string | null>(null);
   const [query, setQuery] = useState('');
+  const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
   const handles = useRef(new Map<string, TerminalHandle>());
 
   const active = terminals.find((t) => t.id === activeId) ?? terminals[terminals.length - 1] ?? null;
@@ -43,6 +44,14 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
       if (!ack?.ok) setNotice(ack?.error?.message ?? 'Could not close the terminal.');
     });
   };
+  const rename = () => {
+    const r = renaming;
+    setRenaming(null);
+    if (!r || !r.title.trim()) return;
+    socket?.emit('terminal.rename', { workspaceId, terminalId: r.id, title: r.title.trim() }, (ack) => {
+      if (!ack?.ok) setNotice(ack?.error?.message ?? 'Could not rename the terminal.');
+    });
+  };
   const find = (backwards: boolean) => {
     if (active && query) handles.current.get(active.id)?.find(query, backwards);
   };
@@ -54,21 +63,38 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
         <div role="tablist" aria-label="Terminal tabs" className={styles.tabs}>
           {terminals.map((t, i) => (
             <div key={t.id} className={`${styles.tab} ${t.id === active?.id ? styles.activeTab : ''}`}>
-              <button
-                type="button"
-                role="tab"
-                aria-selected={t.id === active?.id}
-                className={styles.tabButton}
-                onClick={() => {
-                  setActiveId(t.id);
-                  handles.current.get(t.id)?.focus();
-                }}
-                title={t.command ?? t.title}
-              >
-                {t.agent ? <span className={styles.agentBadge}>agent</span> : null}
-                {t.agent && t.command ? t.command : `${t.title} ${i + 1}`}
-                {t.id in exited ? <span className={styles.exited}> (exited)</span> : null}
-              </button>
+              {renaming?.id === t.id ? (
+                <input
+                  autoFocus
+                  aria-label="Terminal name"
+                  className={styles.renameInput}
+                  value={renaming.title}
+                  maxLength={80}
+                  onChange={(e) => setRenaming({ id: t.id, title: e.target.value })}
+                  onBlur={rename}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') rename();
+                    if (e.key === 'Escape') setRenaming(null);
+                  }}
+                />
+              ) : (
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={t.id === active?.id}
+                  className={styles.tabButton}
+                  onClick={() => {
+                    setActiveId(t.id);
+                    handles.current.get(t.id)?.focus();
+                  }}
+                  onDoubleClick={() => canWrite && setRenaming({ id: t.id, title: t.title })}
+                  title={canWrite ? `${t.command ?? t.title} (double-click to rename)` : (t.command ?? t.title)}
+                >
+                  {t.agent ? <span className={styles.agentBadge}>agent</span> : null}
+                  {t.title === 'Terminal' ? `Terminal ${i + 1}` : t.title}
+                  {t.id in exited ? <span className={styles.exited}> (exited)</span> : null}
+                </button>
+              )}
               {canWrite ? (
                 <button type="button" className={styles.closeButton} aria-label={`Close terminal ${i + 1}`} onClick={() => close(t.id)}>
                   ×
