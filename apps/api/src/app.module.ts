@@ -13,6 +13,7 @@ import { ProvidersModule } from '@h/providers';
 import { RunsApiModule } from '@h/runs';
 import { ScmModule } from '@h/scm';
 import { SessionsModule } from '@h/sessions';
+import { TerminalsModule } from '@h/terminals';
 import { WorkspacesModule } from '@h/workspaces';
 import { HealthController } from './health.controller';
 
@@ -33,6 +34,7 @@ export class AppModule {
         SessionsModule,
         FilesModule,
         ScmModule,
+        TerminalsModule,
         PreferencesModule,
         ChangesModule,
         GitRemoteModule,

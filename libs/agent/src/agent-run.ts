@@ -365,6 +365,8 @@ class AgentRun {
       state: this.toolState,
       diagnostics: this.o.diagnostics,
       ...(this.o.fileChanges ? { changes: { maxBytes: this.o.fileChanges.maxBytes } } : {}),
+      terminals: this.o.terminals,
+      emit: (event) => this.emit(event),
     };
   }
 

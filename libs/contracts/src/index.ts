@@ -7,6 +7,7 @@ export * from './workspace-api';
 export * from './socket-events';
 export * from './files';
 export * from './scm';
+export * from './terminals';
 export * from './preferences';
 export * from './changes';
 export * from './git';

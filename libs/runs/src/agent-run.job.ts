@@ -23,7 +23,7 @@ import {
 import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { DeepSeekProvider, registerConfiguredModels, type ModelProvider } from '@h/llm';
 import { ProviderSecretReader } from '@h/providers';
-import type { SandboxRecord } from '@h/sandbox';
+import { SandboxTerminalHost, type SandboxRecord } from '@h/sandbox';
 import { lineCounts } from '@h/tools';
 import { SandboxManager } from '@h/workspaces';
 import { apiErrorCode } from './engine-error-codes';
@@ -183,6 +183,12 @@ export class AgentRunJob {
       // The session's own limit within the instance's; counted over the whole run (all segments).
       maxSteps: Math.min(session.maxSteps ?? this.config.env.AGENT_MAX_STEPS, this.config.env.AGENT_MAX_STEPS_LIMIT),
       workspace: timings.workspace(sandbox.workspace),
+      // The IDE's shared terminals, labelled as this session's agent's (run_in_terminal, kill_terminal).
+      terminals: new SandboxTerminalHost(async () => (await this.sandboxes.driver()).connect(sandbox.record), {
+        sessionId: session.id,
+        userId: run.userId,
+        maxTerminals: this.config.env.TERMINALS_PER_WORKSPACE_MAX,
+      }),
       conversation,
       outputs: new SessionOutputStore(this.toolOutputs, session.id, run.id, this.config.env.TOOL_OUTPUT_MAX_BYTES),
       signal: controller.signal,

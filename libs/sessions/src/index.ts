@@ -5,3 +5,5 @@ export * from './realtime/session-stream.hub';
 export * from './realtime/socket-principal';
 export * from './realtime/live-access.service';
 export { toSessionDto } from './session.service';
+export { socketBufferedBytes } from './realtime/stream-sinks';
+export * from './realtime/socket-ack';

@@ -7,6 +7,7 @@ export {
   type RunToolState,
   type ToolCategory,
   type ToolContext,
+  type ToolEvent,
   type ToolResult,
   type ToolSpec,
 } from './tool.types';
@@ -28,3 +29,5 @@ export {
   type FileChangeCapture,
   type FileChangeCaptureOptions,
 } from './file-changes/file-change-capture';
+export type { AgentTerminal, RunningTerminal, TerminalHost } from './terminal-host';
+export { detectLoopbackUrls, keyLines } from './terminal-watch';

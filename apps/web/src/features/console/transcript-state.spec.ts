@@ -148,6 +148,16 @@ describe('context use and run-scoped todos', () => {
     const next = applyEvents(paused, [ev('r2', 'message.user', { content: 'something else' }), ev('r2', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] })]);
     expect(next.todos).toEqual([]);
   });
+
+  it('should show a preview URL the agent’s server serves as a notice in its turn', () => {
+    seq = 0;
+    const state = applyEvents(initialConsoleState, [
+      ev('r1', 'message.user', { content: 'serve it' }),
+      ev('r1', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] }),
+      ev('r1', 'preview.detected', { url: 'http://0.0.0.0:8000/', terminalId: 't1', toolCallId: 'c1' }),
+    ]);
+    expect(state.turns[0].items.at(-1)).toEqual({ kind: 'notice', key: 'preview-3', tone: 'info', text: 'Preview detected: http://0.0.0.0:8000/' });
+  });
 });
 
 describe('diff cards in the transcript', () => {

@@ -14,6 +14,7 @@ import { SettingsView } from './settings-view';
 import { ScmView } from '../scm/scm-view';
 import { SourceControlIcon } from '../scm/scm-icon';
 import { ScmBranchStatus } from '../scm/scm-status-item';
+import { TerminalPanel } from '../terminals/terminal-panel';
 
 export { useIde, useIdeState, useOptionalIde } from './ide-context';
 
@@ -41,6 +42,7 @@ export const SIDE_VIEWS: SideView[] = [
 
 export const BOTTOM_TABS: BottomTab[] = [
   { id: 'output', title: 'Output', render: () => <OutputView /> },
+  { id: 'terminals', title: 'Terminal', render: (ctx) => <TerminalPanel workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} /> },
 ];
 
 export const COMMANDS: IdeCommand[] = [

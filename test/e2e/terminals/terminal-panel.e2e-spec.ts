@@ -1,0 +1,125 @@
+import { type Locator, type Page, request } from 'playwright-core';
+import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
+import { signUpToReadyWorkspace } from '../console/console-helpers';
+import { baseUrl, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
+
+// The IDE's terminal panel in headless Chromium against the built stack: a shell in the
+// workspace's sandbox, typed into through xterm.js; a reload reattaches to the same shell with its
+// output once; a viewer in another browser watches it live and cannot type.
+const TIMEOUT_MS = 60_000;
+
+function panelOf(page: Page): Locator {
+  return page.getByRole('region', { name: 'Terminals' });
+}
+
+/** The text xterm shows for the active terminal (its DOM rows). */
+async function screenText(page: Page): Promise<string> {
+  return panelOf(page).locator('[data-terminal-id]:not([hidden]) .xterm-rows').innerText();
+}
+
+async function waitForScreen(page: Page, text: string): Promise<void> {
+  await panelOf(page).locator('[data-terminal-id]:not([hidden]) .xterm-rows').getByText(text).first().waitFor({ timeout: TIMEOUT_MS });
+}
+
+async function typeInto(page: Page, keys: string): Promise<void> {
+  await panelOf(page).locator('[data-terminal-id]:not([hidden]) .xterm').click();
+  await page.keyboard.type(keys);
+  await page.keyboard.press('Enter');
+}
+
+describe('terminal panel', () => {
+  let owner: LaunchedBrowser;
+  let watcher: LaunchedBrowser;
+
+  beforeAll(async () => {
+    owner = await launchBrowser({ baseURL: baseUrl(), viewport: { width: 1440, height: 900 } });
+    watcher = await launchBrowser({ baseURL: baseUrl(), viewport: { width: 1280, height: 860 } });
+  });
+
+  afterAll(async () => {
+    await owner?.close();
+    await watcher?.close();
+  });
+
+  it(
+    'should run a command in a terminal tab, reattach after a reload without duplicates, and show it live to a read-only viewer',
+    async () => {
+      const page = await owner.context.newPage();
+      const pageErrors = watchPageErrors(page);
+      const { workspaceId, inviteLink } = await signUpToReadyWorkspace(page, uniqueSuffix(), { inviteViewer: true });
+      await openTerminals(page, workspaceId);
+
+      await panelOf(page).getByRole('button', { name: '+ New terminal' }).click();
+      await panelOf(page).getByRole('tab', { name: /Terminal 1/ }).waitFor();
+      await typeInto(page, 'echo first-$((40+2))');
+      await waitForScreen(page, 'first-42');
+      await screenshot(page, 'terminal-first-command');
+
+      // A reload attaches to the same shell: its output is back once, and it still runs.
+      await page.reload();
+      await openTerminals(page, workspaceId);
+      await waitForScreen(page, 'first-42');
+      await typeInto(page, 'echo second-$((1+1))');
+      await waitForScreen(page, 'second-2');
+      expect((await screenText(page)).split('first-42').length - 1).toBe(1);
+
+      // A viewer watches the same terminal live, with a read-only notice, and cannot type.
+      const signups = await request.newContext({ baseURL: baseUrl() });
+      const viewer = await signUpViaApi(signups, 'Vic Viewer');
+      await signups.dispose();
+      const other = await watcher.context.newPage();
+      const otherErrors = watchPageErrors(other);
+      await other.goto('/login');
+      await logIn(other, viewer.email, viewer.password);
+      await other.waitForURL('**/teams');
+      await other.goto(inviteLink as string);
+      await other.getByRole('button', { name: /^Join / }).click();
+      await other.waitForURL(/\/teams\/[0-9a-f-]{36}$/);
+      await openTerminals(other, workspaceId);
+      await panelOf(other).getByText('Read-only: viewers watch the team').waitFor();
+      expect(await panelOf(other).getByRole('button', { name: '+ New terminal' }).count()).toBe(0);
+      await waitForScreen(other, 'second-2');
+      await typeInto(page, 'echo live-$((5+5))');
+      await waitForScreen(other, 'live-10');
+      await typeInto(other, 'echo viewer-$((9+9))');
+      await typeInto(page, 'echo after-$((2+2))');
+      await waitForScreen(other, 'after-4');
+      expect(await screenText(page)).not.toContain('viewer-18');
+      // A rename (double-click the tab) reaches the viewer's tab too.
+      await panelOf(page).getByRole('tab', { name: /Terminal 1/ }).dblclick();
+      await panelOf(page).getByLabel('Terminal name').fill('dev shell');
+      await page.keyboard.press('Enter');
+      await panelOf(other).getByRole('tab', { name: 'dev shell' }).waitFor({ timeout: TIMEOUT_MS });
+      await screenshot(other, 'terminal-viewer');
+
+      // Closing the tab ends the shell for everyone.
+      await panelOf(page).getByRole('button', { name: 'Close terminal 1' }).click();
+      await panelOf(other).getByText('No terminals are open in this workspace.').waitFor({ timeout: TIMEOUT_MS });
+      expect(pageErrors).toEqual([]);
+      expect(otherErrors).toEqual([]);
+    },
+    240_000,
+  );
+});
+
+/** The workspace page with its terminal panel shown (the IDE's bottom panel, Terminal tab). */
+async function openTerminals(page: Page, workspaceId: string): Promise<void> {
+  if (!page.url().includes(`/workspaces/${workspaceId}`)) await page.goto(`/workspaces/${workspaceId}`);
+  const tab = page.getByRole('tab', { name: 'Terminal', exact: true });
+  await page.locator('h1.ide-title').waitFor({ timeout: TIMEOUT_MS });
+  // The bottom panel may be hidden (its state is kept per user and loads after the page): the
+  // command palette shows it. Tried again until the tab is there, as the IDE may still be loading.
+  const deadline = Date.now() + TIMEOUT_MS;
+  while (!(await tab.isVisible())) {
+    if (Date.now() > deadline) throw new Error('the Terminal tab did not appear');
+    await page.keyboard.press('Control+Shift+P');
+    const palette = page.getByRole('combobox', { name: 'Run a command' });
+    if (await palette.waitFor({ timeout: 3000 }).then(() => true, () => false)) {
+      await palette.fill('>toggle panel');
+      await page.keyboard.press('Enter');
+      await tab.waitFor({ timeout: 3000 }).catch(() => undefined);
+    }
+  }
+  await tab.click();
+  await panelOf(page).waitFor({ timeout: TIMEOUT_MS });
+}
