@@ -6,6 +6,7 @@ import { FilesModule } from '@h/files';
 import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
+import { PresenceModule } from '@h/presence';
 import { ProvidersModule } from '@h/providers';
 import { RunsApiModule } from '@h/runs';
 import { SessionsModule } from '@h/sessions';
@@ -28,6 +29,7 @@ export class AppModule {
         RunsApiModule,
         SessionsModule,
         FilesModule,
+        PresenceModule,
       ],
       controllers: [HealthController],
     };

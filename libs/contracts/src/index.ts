@@ -6,3 +6,5 @@ export * from './identity-api';
 export * from './workspace-api';
 export * from './socket-events';
 export * from './files';
+export * from './presence';
+export * from './model-presets';

@@ -12,6 +12,8 @@ import { SandboxRepository } from './repositories/sandbox.repository';
 import { AuthSessionRepository } from './repositories/auth-session.repository';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { InvitationRepository } from './repositories/invitation.repository';
+import { ModelPresetRepository } from './repositories/model-preset.repository';
+import { PresenceRepository } from './repositories/presence.repository';
 import { HealthRepository } from './repositories/health.repository';
 import { ProviderCredentialRepository } from './repositories/provider-credential.repository';
 import { RateLimitRepository } from './repositories/rate-limit.repository';
@@ -39,6 +41,8 @@ const repositories = [
   ToolOutputRepository,
   UserRepository,
   WorkspaceRepository,
+  ModelPresetRepository,
+  PresenceRepository,
 ];
 
 @Global()

@@ -21,3 +21,5 @@ export * from './repositories/tool-output.repository';
 export * from './usage';
 export * from './quota';
 export * from './repositories/invitation.repository';
+export * from './repositories/model-preset.repository';
+export * from './repositories/presence.repository';
