@@ -10,6 +10,8 @@ import { canWrite } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';
 import { useApiQuery } from '../../lib/use-api-query';
 import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
+import { AgentActivityStrip } from '../collab/agent-activity-badge';
+import { PresenceBar } from '../collab/presence-bar';
 import { WorkspaceAgent } from '../console/workspace-agent';
 import { WorkspaceSettings } from './workspace-settings';
 
@@ -44,7 +46,12 @@ export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
           <h1>{w.name}</h1>
           {w.description ? <p className="muted">{w.description}</p> : null}
         </div>
-        <StatusBadge status={w.status} />
+        <div className="page-header-actions">
+          {w.status === 'ready' ? <AgentActivityStrip workspaceId={w.id} /> : null}
+          <PresenceBar workspaceId={w.id} activeFile={null} />
+          <Link href={`/workspaces/${w.id}/settings`}>Settings</Link>
+          <StatusBadge status={w.status} />
+        </div>
       </div>
       {w.status === 'ready' ? (
         <Suspense fallback={<p className="muted">Loading sessions…</p>}>
