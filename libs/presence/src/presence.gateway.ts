@@ -2,13 +2,13 @@ import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { ConnectedSocket, MessageBody, OnGatewayDisconnect, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
-import { PRESENCE_FILE_MAX_LENGTH, PRESENCE_WORKSPACES_PER_SOCKET, type Ack, type ErrorBody, type PresenceState, type ServerToClientEvents } from '@h/contracts';
+import { PRESENCE_FILE_MAX_LENGTH, PRESENCE_WORKSPACES_PER_SOCKET, type Ack, type PresenceState, type ServerToClientEvents } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { UserRepository } from '@h/db';
 import { normalizeFilePath } from '@h/files';
-import { AppException, errorBody, findInputProblem, mapException } from '@h/http';
+import { AppException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
-import { socketPrincipal } from '@h/sessions';
+import { answerSocketMessage, lostWorkspaces } from '@h/sessions';
 import { presenceRoom, PresenceService } from './presence.service';
 
 const fileSchema = z.string().max(PRESENCE_FILE_MAX_LENGTH).nullable();
@@ -130,40 +130,14 @@ export class PresenceGateway implements OnGatewayInit, OnGatewayDisconnect, OnMo
   private async recheck(socket: Socket): Promise<void> {
     const state = socket.data.presence as PresenceSocketState | undefined;
     if (!state?.workspaces.size) return;
-    const who = await socketPrincipal(socket);
-    for (const workspaceId of [...state.workspaces]) {
-      let verdict: ErrorBody['error'] | null = null;
-      try {
-        const principal = who && (await this.auth.authenticate(who.credentials));
-        if (!principal) verdict = errorBody('UNAUTHENTICATED', 'The session or API token behind this socket has ended.').error;
-        else await this.access.check(principal, 'workspace', workspaceId, 'viewer');
-      } catch (err) {
-        const m = mapException(err);
-        if (m.status < 500) verdict = { code: m.code, message: m.message }; // a database hiccup is not a verdict
-      }
-      if (!verdict) continue;
+    for (const { workspaceId, error } of await lostWorkspaces(socket, [...state.workspaces], { auth: this.auth, access: this.access })) {
       await this.drop(socket, workspaceId).catch(() => undefined);
       const emit: ServerToClientEvents['presence.error'] = (e) => socket.emit('presence.error', e);
-      emit({ workspaceId, error: verdict });
+      emit({ workspaceId, error });
     }
   }
 
-  private async handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<Ack<T>> {
-    const who = await socketPrincipal(socket);
-    // A socket outlives its login: after a logout or a revoked token it stops acting, as HTTP does.
-    const principal = who && (await this.auth.authenticate(who.credentials));
-    if (!principal) return { ok: false, ...errorBody('UNAUTHENTICATED', 'Not authenticated, or the session or API token this socket used has ended.') };
-    const problem = findInputProblem(body, 'message');
-    if (problem) return { ok: false, ...errorBody('VALIDATION_FAILED', problem) };
-    try {
-      return { ok: true, data: await work(principal) };
-    } catch (err) {
-      if (err instanceof z.ZodError) {
-        return { ok: false, ...errorBody('VALIDATION_FAILED', err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')) };
-      }
-      const { status, code, message } = mapException(err);
-      if (status >= 500) this.logger.error({ err }, 'presence socket handler failed');
-      return { ok: false, ...errorBody(code, message) };
-    }
+  private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<Ack<T>> {
+    return answerSocketMessage(socket, body, { auth: this.auth, logger: this.logger, what: 'presence' }, work);
   }
 }

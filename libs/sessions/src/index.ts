@@ -4,3 +4,4 @@ export * from './realtime/redis-io.adapter';
 export * from './realtime/session-stream.hub';
 export * from './realtime/socket-principal';
 export * from './realtime/live-access.service';
+export * from './realtime/socket-message';

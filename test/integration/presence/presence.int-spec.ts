@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { Ack, PresenceState } from '@h/contracts';
 import { startStack, TestStack, waitFor } from '../../support/api-harness';
 import { HttpClient } from '../../support/http-client';
+import { connectSocket } from '../../support/socket-client';
 import { TEST_REDIS_URL } from '../../support/test-env';
 import { TeamFixture, teamWithRoles } from '../api/team-fixture';
 
@@ -31,21 +32,10 @@ describe('presence over Socket.IO', () => {
 
   /** A socket of `client`'s browser session on `stack`; keeps every presence.state it receives. */
   async function connect(client: HttpClient, stack: TestStack = a): Promise<{ socket: Socket; states: PresenceState[]; latest(): PresenceState | undefined }> {
-    const socket = io(stack.url, {
-      path: '/api/socket.io',
-      transports: ['websocket'],
-      extraHeaders: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-      reconnection: false,
-      forceNew: true,
-    });
+    const socket = await connectSocket(stack.url, client);
     sockets.push(socket);
     const states: PresenceState[] = [];
     socket.on('presence.state', (s: PresenceState) => states.push(s));
-    await new Promise<void>((resolve, reject) => {
-      socket.once('ready', () => resolve());
-      socket.once('auth_error', (e) => reject(new Error(JSON.stringify(e))));
-      socket.once('connect_error', reject);
-    });
     // What a client shows: the state with the highest version it has seen.
     const latest = () => states.reduce<PresenceState | undefined>((best, s) => (!best || s.version > best.version ? s : best), undefined);
     return { socket, states, latest };

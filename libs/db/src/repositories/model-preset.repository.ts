@@ -1,17 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { ModelPreset } from '@h/contracts';
 import { Prisma } from '../generated/client';
 import { PrismaService } from '../prisma.service';
 
-export interface ModelPresetRecord {
-  id: string;
-  teamId: string;
-  name: string;
-  model: string;
-  thinking: boolean;
-  createdById: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** The wire shape (libs/contracts model-presets.ts) with Date objects. */
+export type ModelPresetRecord = ModelPreset<Date>;
 
 const SELECT = { id: true, teamId: true, name: true, model: true, thinking: true, createdById: true, createdAt: true, updatedAt: true } as const;
 
