@@ -145,7 +145,7 @@ describe('live collaboration', () => {
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     // The team sections are there: the key is set, the owner is a member, tokens can be made.
     await page.getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
-    await page.getByRole('table', { name: 'Members' }).getByText('Grace Hopper').waitFor();
+    await page.getByRole('table', { name: 'Members' }).getByRole('cell', { name: 'Grace Hopper (you)' }).waitFor();
     await page.getByRole('heading', { name: 'API tokens' }).waitFor();
 
     await page.getByLabel('Preset name').fill('Careful');

@@ -19,6 +19,7 @@ export function AgentActivityStrip({ workspaceId }: { workspaceId: string }) {
   const activity = useAgentActivity(workspaceId);
   return (
     <div className="agent-activity-strip" role="status" aria-label="Files the agent is changing">
+      {activity.length ? <span className="muted small">Agent changing</span> : null}
       {activity.map((a) => (
         <span key={a.path} className="agent-activity" data-agent-path={a.path} data-session-id={a.sessionId}>
           <span className="mono">{a.path}</span>
