@@ -30,8 +30,8 @@ export function PresenceAvatar({ member, you = false }: { member: PresenceMember
   );
 }
 
-/** Who is in this workspace now (you first), with the file each has open. */
-export function PresenceBar({ workspaceId, activeFile }: { workspaceId: string; activeFile: string | null }) {
+/** Who is in this workspace now (you first), with the file each has open; `activeFile` as in usePresence. */
+export function PresenceBar({ workspaceId, activeFile }: { workspaceId: string; activeFile: string | null | undefined }) {
   const presence = usePresence(workspaceId, activeFile);
   const selfId = useSession().me.user.id;
   const members = [...presence.members].sort((a, b) => Number(b.userId === selfId) - Number(a.userId === selfId));

@@ -9,10 +9,10 @@ type Store = ReturnType<typeof acquirePresence>;
 
 /**
  * Who is in the workspace now and which file each has open, live. `activeFile` is the file this
- * tab shows (null: none); it is announced to the others as it changes. Several calls on one page
- * share one connection.
+ * tab shows (null: none); it is announced to the others as it changes (undefined: this caller does
+ * not know, another one on the page says). Several calls on one page share one connection.
  */
-export function usePresence(workspaceId: string, activeFile: string | null): PresenceSnapshot & { others: PresenceMember[] } {
+export function usePresence(workspaceId: string, activeFile: string | null | undefined): PresenceSnapshot & { others: PresenceMember[] } {
   const [store, setStore] = useState<Store | null>(null);
 
   useEffect(() => {
@@ -22,7 +22,7 @@ export function usePresence(workspaceId: string, activeFile: string | null): Pre
   }, [workspaceId]);
 
   useEffect(() => {
-    if (store) announceFile(workspaceId, store, activeFile);
+    if (store && activeFile !== undefined) announceFile(workspaceId, store, activeFile);
   }, [store, workspaceId, activeFile]);
 
   const subscribe = useCallback((listener: () => void) => (store ? subscribePresence(store, listener) : () => undefined), [store]);
