@@ -47,7 +47,7 @@ describe('runAgent', () => {
     expect(result.usage.requests).toBe(5);
     expect(result.usage.promptTokens).toBe(kit.server.requests.reduce((n, r) => n + r.promptTokens, 0));
     expect(result.usage.cacheHitTokens).toBeGreaterThan(0);
-    expect(result.usage.cost).toBeGreaterThan(0);
+    expect(result.usage.costUsd).toBeGreaterThan(0);
   });
 
   it('should keep the system prompt byte-identical and only append after the previous request, across runs', async () => {

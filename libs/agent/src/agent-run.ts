@@ -178,7 +178,7 @@ class AgentRun {
           type: 'usage',
           data: {
             request: usage ?? { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0 },
-            cost,
+            costUsd: cost,
             totals: this.meter.snapshot(),
             contextTokens: this.contextTokens(),
             contextWindow: this.contextWindow,

@@ -1,5 +1,5 @@
 // The agent loop's public surface: what a caller passes to runAgent and gets back (agent-run.ts).
-import type { AgentEvent, RunUsage, Workspace } from '@h/contracts';
+import type { AgentEvent, Usage, Workspace } from '@h/contracts';
 import type { ModelProvider, ToolCall } from '@h/llm';
 import type { OutputStore, ToolCategory, ToolContext, ToolRegistry } from '@h/tools';
 import type { CompactionSettings } from './compaction';
@@ -67,7 +67,7 @@ export interface AgentRunResult {
   summary: string | null;
   reply: string | null;
   error?: { code: string; message: string };
-  usage: RunUsage;
+  usage: Usage;
   steps: number;
   conversation: Conversation;
   /** The call waiting for a permission decision when status is 'paused'. */

@@ -1,6 +1,6 @@
 import { assertSessionEvent, InvalidEventError } from './agent-events';
 
-const usage = { requests: 1, promptTokens: 10, completionTokens: 2, cacheHitTokens: 0, cacheMissTokens: 10, reasoningTokens: 0, cost: 0.001 };
+const usage = { requests: 1, promptTokens: 10, completionTokens: 2, cacheHitTokens: 0, cacheMissTokens: 10, reasoningTokens: 0, costUsd: 0.001 };
 
 describe(assertSessionEvent.name, () => {
   it('should accept agent events and the permission events of the log', () => {

@@ -27,7 +27,11 @@ export const modelUsageSchema = z.object({
   reasoningTokens: z.number().optional(),
 });
 
-export const runUsageSchema = z.object({
+/**
+ * Token use and cost of a run, a session or a team's month: the one usage shape, in the event log
+ * (`usage.totals`, `run.done|failed|cancelled.usage`) and in the API (runs, sessions, team usage).
+ */
+export const usageSchema = z.object({
   requests: z.number(),
   promptTokens: z.number(),
   completionTokens: z.number(),
@@ -35,9 +39,9 @@ export const runUsageSchema = z.object({
   cacheMissTokens: z.number(),
   reasoningTokens: z.number(),
   /** US dollars, from the model's price table. */
-  cost: z.number(),
+  costUsd: z.number(),
 });
-export type RunUsage = z.infer<typeof runUsageSchema>;
+export type Usage = z.infer<typeof usageSchema>;
 
 export const toolCategorySchema = z.enum(['read', 'write', 'delete', 'command']);
 
@@ -95,8 +99,9 @@ export const agentEventDataSchemas = {
   'summary.written': z.object({ summary: z.string() }),
   usage: z.object({
     request: modelUsageSchema,
-    cost: z.number(),
-    totals: runUsageSchema,
+    /** US dollars this request cost. */
+    costUsd: z.number(),
+    totals: usageSchema,
     /** chars/4 estimate of the next request (system prompt, tools, messages). */
     contextTokens: z.number(),
     contextWindow: z.number(),
@@ -111,10 +116,10 @@ export const agentEventDataSchemas = {
     tokensBefore: z.number(),
     tokensAfter: z.number(),
   }),
-  'run.done': z.object({ summary: z.string().nullable(), reply: z.string().nullable(), usage: runUsageSchema }),
-  'run.failed': z.object({ code: z.string(), message: z.string(), usage: runUsageSchema }),
+  'run.done': z.object({ summary: z.string().nullable(), reply: z.string().nullable(), usage: usageSchema }),
+  'run.failed': z.object({ code: z.string(), message: z.string(), usage: usageSchema }),
   /** `by`: the user who cancelled, when one did (the API appends it). */
-  'run.cancelled': z.object({ usage: runUsageSchema, by: z.string().optional() }),
+  'run.cancelled': z.object({ usage: usageSchema, by: z.string().optional() }),
   /** A non-fatal problem (e.g. a provider retry); the run goes on. */
   error: z.object({ code: z.string(), message: z.string() }),
 } as const;

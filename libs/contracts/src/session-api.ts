@@ -4,7 +4,8 @@
 // imports them type-only. Zod-free: the browser may import the constants.
 // `TDate` is `string` on the wire and for the web; the server's DTOs, which hold Date objects until
 // JSON turns them into ISO strings, implement the `<Date>` form.
-import type { EventEnvelope } from './agent-events';
+// `Usage` is the one usage shape (agent-events.ts `usageSchema`): runs, sessions and team usage report it.
+import type { EventEnvelope, Usage } from './agent-events';
 
 export const PERMISSION_MODES = ['approve', 'bypass', 'skip'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -22,21 +23,6 @@ export const PERMISSION_BEHAVIORS = ['allow', 'deny'] as const;
 export type PermissionBehavior = (typeof PERMISSION_BEHAVIORS)[number];
 export const PERMISSION_STATUSES = ['pending', 'allowed', 'denied', 'cancelled'] as const;
 export type PermissionStatus = (typeof PERMISSION_STATUSES)[number];
-
-/**
- * Token use and cost of a run, a session or a team's month, as the API reports it. The event log
- * carries the engine's per-run form (`RunUsage` in agent-events.ts: `cost`, plus reasoning tokens);
- * libs/db usage.ts converts between the two, nowhere else.
- */
-export interface Usage {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  cacheHitTokens: number;
-  cacheMissTokens: number;
-  /** US dollars. */
-  costUsd: number;
-}
 
 export interface Session<TDate = string> {
   id: string;

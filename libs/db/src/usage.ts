@@ -1,11 +1,8 @@
-// Token usage and cost as stored on runs and sessions, and its conversions to and from the
-// engine's per-run usage (which names cost `cost` and carries reasoning tokens).
-import type { RunUsage, Usage } from '@h/contracts';
+// Token usage and cost as stored on runs and sessions (the contracts' one `Usage` shape), and the
+// columns that hold it.
+import type { Usage } from '@h/contracts';
 
-// Both shapes are the contracts' (session-api.ts `Usage`, agent-events.ts `RunUsage`); these are the
-// one conversion between them.
 export type UsageTotals = Usage;
-export type EngineUsage = RunUsage;
 
 export const ZERO_USAGE: UsageTotals = Object.freeze({
   requests: 0,
@@ -13,6 +10,7 @@ export const ZERO_USAGE: UsageTotals = Object.freeze({
   completionTokens: 0,
   cacheHitTokens: 0,
   cacheMissTokens: 0,
+  reasoningTokens: 0,
   costUsd: 0,
 });
 
@@ -23,18 +21,14 @@ export const usageSelect = {
   completionTokens: true,
   cacheHitTokens: true,
   cacheMissTokens: true,
+  reasoningTokens: true,
   costUsd: true,
 } as const;
 
 type UsageRow = { [K in keyof typeof usageSelect]: K extends 'costUsd' ? unknown : number };
 
-/** Splits the usage columns off a row: `[usage, rest]`. */
+/** Splits the usage columns off a row: `[usage, rest]` (cost is a Decimal column). */
 export function splitUsage<R extends UsageRow>(row: R): [UsageTotals, Omit<R, keyof UsageRow>] {
-  const { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd, ...rest } = row;
-  return [{ requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, costUsd: Number(costUsd) }, rest];
-}
-
-export function toEngineUsage(u: UsageTotals): EngineUsage {
-  const { costUsd, ...rest } = u;
-  return { ...rest, reasoningTokens: 0, cost: costUsd };
+  const { requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, reasoningTokens, costUsd, ...rest } = row;
+  return [{ requests, promptTokens, completionTokens, cacheHitTokens, cacheMissTokens, reasoningTokens, costUsd: Number(costUsd) }, rest];
 }

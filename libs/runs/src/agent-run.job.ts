@@ -13,7 +13,6 @@ import {
   QuotaExceededError,
   RunRecord,
   RunRepository,
-  toEngineUsage,
   ToolOutputRepository,
   UsageTotals,
   WorkspaceRepository,
@@ -104,7 +103,7 @@ export class AgentRunJob {
       if (!(err instanceof RunFailure)) this.logger.error({ runId, err }, 'run crashed');
       await this.finish(run, leaseId, 'failed', { code: failure.code, message: failure.message }, {
         type: 'run.failed',
-        data: { code: failure.code, message: failure.message, usage: toEngineUsage(ZERO_USAGE) },
+        data: { code: failure.code, message: failure.message, usage: ZERO_USAGE },
       });
     } finally {
       this.controllers.delete(runId);
@@ -132,7 +131,7 @@ export class AgentRunJob {
       return;
     }
     if (run.cancelRequestedAt) {
-      await this.finish(run, leaseId, 'cancelled', null, { type: 'run.cancelled', data: { usage: toEngineUsage(ZERO_USAGE) } });
+      await this.finish(run, leaseId, 'cancelled', null, { type: 'run.cancelled', data: { usage: ZERO_USAGE } });
       return;
     }
     const workspaceRow = await workspacePending;
@@ -257,13 +256,11 @@ export class AgentRunJob {
    */
   private async withRunTotals(run: RunRecord, stored: EventEnvelope[], event: AgentEvent, writer: RunEventWriter): Promise<AgentEvent> {
     if (event.type !== 'run.done' && event.type !== 'run.failed' && event.type !== 'run.cancelled') return event;
-    const earlier = stored.filter((e) => e.runId === run.id && e.type === 'usage');
-    if (!earlier.length) return event;
+    if (!stored.some((e) => e.runId === run.id && e.type === 'usage')) return event;
     await writer.flush(); // this segment's last usage may still be queued
     const totals = (await this.runs.findById(run.id))?.usage;
     if (!totals) return event;
-    const reasoning = earlier.reduce((n, e) => n + ((e.data as { request: { reasoningTokens?: number } }).request.reasoningTokens ?? 0), 0);
-    return { ...event, data: { ...event.data, usage: { ...toEngineUsage(totals), reasoningTokens: reasoning + event.data.usage.reasoningTokens } } } as AgentEvent;
+    return { ...event, data: { ...event.data, usage: totals } } as AgentEvent;
   }
 
   private async record(run: RunRecord, writer: RunEventWriter, engineEvent: AgentEvent, timings: RunTimings): Promise<void> {
@@ -334,6 +331,7 @@ function addUsage(a: UsageTotals | undefined, b: UsageTotals): UsageTotals {
     completionTokens: a.completionTokens + b.completionTokens,
     cacheHitTokens: a.cacheHitTokens + b.cacheHitTokens,
     cacheMissTokens: a.cacheMissTokens + b.cacheMissTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
     costUsd: a.costUsd + b.costUsd,
   };
 }
@@ -346,7 +344,8 @@ function requestUsage(data: Extract<AgentEvent, { type: 'usage' }>['data']): Usa
     completionTokens: r.completionTokens,
     cacheHitTokens: r.cacheHitTokens,
     cacheMissTokens: r.cacheMissTokens,
-    costUsd: data.cost,
+    reasoningTokens: r.reasoningTokens ?? 0,
+    costUsd: data.costUsd,
   };
 }
 

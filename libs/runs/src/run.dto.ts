@@ -27,6 +27,7 @@ export class UsageDto implements Usage {
   @ApiProperty() completionTokens: number;
   @ApiProperty() cacheHitTokens: number;
   @ApiProperty() cacheMissTokens: number;
+  @ApiProperty({ description: 'Of the completion tokens, those spent thinking (models that report them)' }) reasoningTokens: number;
   @ApiProperty({ description: 'US dollars' }) costUsd: number;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@h/config';
 import { FINISHED_RUN_STATUSES } from '@h/contracts';
-import { AgentSessionRepository, EventBusRepository, PermissionRepository, QuotaExceededError, RunRecord, RunRepository, toEngineUsage } from '@h/db';
+import { AgentSessionRepository, EventBusRepository, PermissionRepository, QuotaExceededError, RunRecord, RunRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal, quotaExceeded, TeamQuotaService } from '@h/identity';
 import { RunDispatcher } from './run-dispatcher.service';
@@ -86,7 +86,7 @@ export class RunService {
         id,
         null,
         { status: 'cancelled' },
-        { sessionId: run.sessionId, type: 'run.cancelled', data: { usage: toEngineUsage(run.usage), by: principal.userId } },
+        { sessionId: run.sessionId, type: 'run.cancelled', data: { usage: run.usage, by: principal.userId } },
       );
       await this.bus.publishEvents(events);
       await this.dispatcher.dispatch(access.teamId);

@@ -12,7 +12,7 @@ import {
 } from '../../support/run-fixtures';
 
 const FINISHED = ['completed', 'failed', 'cancelled'];
-const USAGE_FIELDS = ['requests', 'promptTokens', 'completionTokens', 'cacheHitTokens', 'cacheMissTokens'] as const;
+const USAGE_FIELDS = ['requests', 'promptTokens', 'completionTokens', 'cacheHitTokens', 'cacheMissTokens', 'reasoningTokens'] as const;
 type Usage = Record<(typeof USAGE_FIELDS)[number] | 'costUsd', number>;
 
 const fixScenario = loadScenarioFile(join(builtinScenarioDir(), 'fix-failing-test.json'));
@@ -26,7 +26,7 @@ const twoQuestions = scenario('provider-usage', 'provider: count my tokens', [
 ]);
 
 function sumUsage(items: Usage[]): Usage {
-  const total = { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, costUsd: 0 };
+  const total = { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, reasoningTokens: 0, costUsd: 0 };
   for (const u of items) for (const k of [...USAGE_FIELDS, 'costUsd'] as const) total[k] += u[k];
   return total;
 }
@@ -118,9 +118,15 @@ describe('provider failures and usage accounting', () => {
       [fixRun, fix.sessionId],
       [q2Run, q1.sessionId],
     ] as const) {
-      const usageEvents = (await allEvents(world.client, sessionId)).filter((e) => e.type === 'usage' && e.runId === run.id);
+      const events = await allEvents(world.client, sessionId);
+      const usageEvents = events.filter((e) => e.type === 'usage' && e.runId === run.id);
       expect(usageEvents).toHaveLength(run.usage.requests);
       expect(usageEvents.reduce((n, e) => n + e.data.request.completionTokens, 0)).toBe(run.usage.completionTokens);
+      // One usage shape: the log's run totals are the API's run usage, field for field.
+      const done = events.find((e) => e.type === 'run.done' && e.runId === run.id);
+      expect(Object.keys(done.data.usage).sort()).toEqual(Object.keys(run.usage).sort());
+      expectSameUsage(done.data.usage, run.usage);
+      expectSameUsage(usageEvents.at(-1).data.totals, run.usage);
     }
 
     const fixSession = (await world.client.get(`/api/v1/sessions/${fix.sessionId}/state`)).body.usage;

@@ -65,14 +65,16 @@ export class EventRepository {
         UPDATE "Run" SET "updatedAt" = now() AT TIME ZONE 'UTC',
           "requests" = "requests" + ${u.requests}::int, "promptTokens" = "promptTokens" + ${u.promptTokens}::int,
           "completionTokens" = "completionTokens" + ${u.completionTokens}::int, "cacheHitTokens" = "cacheHitTokens" + ${u.cacheHitTokens}::int,
-          "cacheMissTokens" = "cacheMissTokens" + ${u.cacheMissTokens}::int, "costUsd" = "costUsd" + ${cost}::numeric
+          "cacheMissTokens" = "cacheMissTokens" + ${u.cacheMissTokens}::int, "reasoningTokens" = "reasoningTokens" + ${u.reasoningTokens}::int,
+          "costUsd" = "costUsd" + ${cost}::numeric
         WHERE ${fenced}::boolean AND "id" = ${runId}::uuid AND "leaseId" = ${options.leaseId ?? null}::text
         RETURNING 1
       ), bumped AS (
         UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + ${events.length}::int, "updatedAt" = now() AT TIME ZONE 'UTC',
           "requests" = "requests" + ${u.requests}::int, "promptTokens" = "promptTokens" + ${u.promptTokens}::int,
           "completionTokens" = "completionTokens" + ${u.completionTokens}::int, "cacheHitTokens" = "cacheHitTokens" + ${u.cacheHitTokens}::int,
-          "cacheMissTokens" = "cacheMissTokens" + ${u.cacheMissTokens}::int, "costUsd" = "costUsd" + ${cost}::numeric,
+          "cacheMissTokens" = "cacheMissTokens" + ${u.cacheMissTokens}::int, "reasoningTokens" = "reasoningTokens" + ${u.reasoningTokens}::int,
+          "costUsd" = "costUsd" + ${cost}::numeric,
           "state" = "state" || ${state}::jsonb
         WHERE "id" = ${sessionId}::uuid AND (NOT ${fenced}::boolean OR EXISTS (SELECT 1 FROM owned))
         RETURNING "lastSeq"

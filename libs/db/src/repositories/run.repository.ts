@@ -304,17 +304,18 @@ export class RunRepository {
     const agg = await this.prisma.run.aggregate({
       where: { teamId, createdAt: { gte: from, lt: to } },
       _count: { _all: true },
-      _sum: { requests: true, promptTokens: true, completionTokens: true, cacheHitTokens: true, cacheMissTokens: true, costUsd: true },
+      _sum: usageSelect,
     });
     const s = agg._sum;
-    return {
-      runs: agg._count._all,
+    const [usage] = splitUsage({
       requests: s.requests ?? 0,
       promptTokens: s.promptTokens ?? 0,
       completionTokens: s.completionTokens ?? 0,
       cacheHitTokens: s.cacheHitTokens ?? 0,
       cacheMissTokens: s.cacheMissTokens ?? 0,
-      costUsd: Number(s.costUsd ?? 0),
-    };
+      reasoningTokens: s.reasoningTokens ?? 0,
+      costUsd: s.costUsd ?? 0,
+    });
+    return { runs: agg._count._all, ...usage };
   }
 }

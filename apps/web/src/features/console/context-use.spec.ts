@@ -8,7 +8,7 @@ import { UsagePanel } from './usage-panel';
 (globalThis as { React?: typeof React }).React = React;
 const { createElement } = React;
 
-const usage = { ...EMPTY_USAGE, requests: 2, promptTokens: 5_000, completionTokens: 200, cacheHitTokens: 3_000, cacheMissTokens: 2_000, cost: 0.001 };
+const usage = { ...EMPTY_USAGE, requests: 2, promptTokens: 5_000, completionTokens: 200, cacheHitTokens: 3_000, cacheMissTokens: 2_000, costUsd: 0.001 };
 const context = { tokens: 12_345, window: 1_000_000 };
 
 describe('context use in the console', () => {

@@ -52,7 +52,7 @@ export function RunStatusLine({
               {formatContextUse(context)}
             </span>
           ) : null}
-          <span>{formatCost(usage.cost)}</span>
+          <span>{formatCost(usage.costUsd)}</span>
         </span>
       ) : null}
     </div>

@@ -11,7 +11,7 @@ function oneByOne(events: EventEnvelope[]): ConsoleState {
   return events.reduce((s, e) => applyEvents(s, [e]), initialConsoleState);
 }
 
-const usage = { requests: 1, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, reasoningTokens: 0, cost: 0 };
+const usage = { requests: 1, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, reasoningTokens: 0, costUsd: 0 };
 
 function runLog(): EventEnvelope[] {
   seq = 0;
@@ -26,7 +26,7 @@ function runLog(): EventEnvelope[] {
         { id: 'c2', name: 'run_command', arguments: '{"command":"npm test"}' },
       ],
     }),
-    ev('r1', 'usage', { request: { promptTokens: 1000, completionTokens: 50, cacheHitTokens: 0, cacheMissTokens: 1000 }, cost: 0.001, totals: usage, contextTokens: 1, contextWindow: 2 }),
+    ev('r1', 'usage', { request: { promptTokens: 1000, completionTokens: 50, cacheHitTokens: 0, cacheMissTokens: 1000 }, costUsd: 0.001, totals: usage, contextTokens: 1, contextWindow: 2 }),
     ev('r1', 'tool.start', { toolCallId: 'c1', name: 'read_file', arguments: '{"path":"src/math.js"}', category: 'read' }),
     ev('r1', 'tool.end', { toolCallId: 'c1', name: 'read_file', result: 'return a - b', isError: false, durationMs: 3 }),
     ev('r1', 'permission.requested', { permissionId: 'p1', toolCallId: 'c2', toolName: 'run_command', input: { command: 'npm test' } }),
@@ -37,7 +37,7 @@ function runLog(): EventEnvelope[] {
     ev('r1', 'tool.start', { toolCallId: 'c2', name: 'run_command', arguments: '{"command":"npm test"}', category: 'command' }),
     ev('r1', 'tool.end', { toolCallId: 'c2', name: 'run_command', result: 'FAIL', isError: true, durationMs: 20 }),
     ev('r1', 'message.assistant', { content: 'It fails.', reasoningContent: null }),
-    ev('r1', 'usage', { request: { promptTokens: 1200, completionTokens: 20, cacheHitTokens: 960, cacheMissTokens: 240 }, cost: 0.0005, totals: usage, contextTokens: 1, contextWindow: 2 }),
+    ev('r1', 'usage', { request: { promptTokens: 1200, completionTokens: 20, cacheHitTokens: 960, cacheMissTokens: 240 }, costUsd: 0.0005, totals: usage, contextTokens: 1, contextWindow: 2 }),
     ev('r1', 'summary.written', { summary: '### Changes Made\n- none' }),
     ev('r1', 'run.done', { summary: null, reply: 'It fails.', usage }),
   ];
@@ -129,7 +129,7 @@ describe('context use and run-scoped todos', () => {
   it('should show the context use of the newest request as "~N / M tokens, X %"', () => {
     seq = 0;
     const usageEvent = (contextTokens: number) =>
-      ev('r1', 'usage', { request: { promptTokens: 1, completionTokens: 1, cacheHitTokens: 0, cacheMissTokens: 1 }, cost: 0, totals: usage, contextTokens, contextWindow: 1_000_000 });
+      ev('r1', 'usage', { request: { promptTokens: 1, completionTokens: 1, cacheHitTokens: 0, cacheMissTokens: 1 }, costUsd: 0, totals: usage, contextTokens, contextWindow: 1_000_000 });
     const state = applyEvents(initialConsoleState, [ev('r1', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] }), usageEvent(4_200), usageEvent(12_345)]);
     expect(state.context).toEqual({ tokens: 12_345, window: 1_000_000 });
     expect(formatContextUse(state.context ?? { tokens: 0, window: 0 })).toBe('~12k / 1.0M tokens, 1.2 %');

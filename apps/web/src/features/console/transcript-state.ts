@@ -1,4 +1,4 @@
-import type { DeltaFrame, EventEnvelope, RunStatus, RunUsage as RunUsageData, Todo, AgentToolCall as ToolCallData } from '@h/contracts';
+import type { DeltaFrame, EventEnvelope, RunStatus, Usage, Todo, AgentToolCall as ToolCallData } from '@h/contracts';
 
 // The console's view of one session, folded from its event log. Pure functions of the events, so a
 // reload (the log read again from seq 0) rebuilds exactly what the live page showed.
@@ -44,7 +44,7 @@ export interface PendingPermission {
 }
 
 /** The session's totals, summed from the `usage` event of every model request in the log. */
-export type UsageTotals = Omit<RunUsageData, 'reasoningTokens'>;
+export type UsageTotals = Usage;
 
 /** How full the model's context is: the engine's chars/4 estimate of the next request, and the model's window. */
 export interface ContextUse {
@@ -77,7 +77,7 @@ export interface ConsoleState {
   liveFloor: number;
 }
 
-export const EMPTY_USAGE: UsageTotals = { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, cost: 0 };
+export const EMPTY_USAGE: UsageTotals = { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, reasoningTokens: 0, costUsd: 0 };
 
 export const initialConsoleState: ConsoleState = {
   lastSeq: 0,
@@ -251,7 +251,7 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
       turnFor(state, e).items.push({ kind: 'summary', key: `summary-${e.seq}`, summary: str(d.summary) });
       return;
     case 'usage': {
-      const r = (d.request ?? {}) as Partial<RunUsageData>;
+      const r = (d.request ?? {}) as Partial<Usage>;
       const u = state.usage;
       state.usage = {
         requests: u.requests + 1,
@@ -259,7 +259,8 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
         completionTokens: u.completionTokens + (r.completionTokens ?? 0),
         cacheHitTokens: u.cacheHitTokens + (r.cacheHitTokens ?? 0),
         cacheMissTokens: u.cacheMissTokens + (r.cacheMissTokens ?? 0),
-        cost: u.cost + (typeof d.cost === 'number' ? d.cost : 0),
+        reasoningTokens: u.reasoningTokens + (r.reasoningTokens ?? 0),
+        costUsd: u.costUsd + (typeof d.costUsd === 'number' ? d.costUsd : 0),
       };
       if (typeof d.contextTokens === 'number' && typeof d.contextWindow === 'number' && d.contextWindow > 0) {
         state.context = { tokens: d.contextTokens, window: d.contextWindow };

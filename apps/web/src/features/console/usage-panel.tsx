@@ -25,7 +25,7 @@ export function UsagePanel({ usage, context }: { usage: UsageTotals; context: Co
           <dt>Cache hit</dt>
           <dd>{hit === null ? '—' : `${hit}%`}</dd>
           <dt>Cost</dt>
-          <dd>{formatCost(usage.cost)}</dd>
+          <dd>{formatCost(usage.costUsd)}</dd>
           {context ? (
             <>
               <dt>Context</dt>
