@@ -34,6 +34,9 @@ if (!only.length || only.includes('server')) {
   );
 }
 if (existsSync(join(root, 'apps/web/package.json')) || existsSync(join(root, 'apps/web/next.config.ts'))) {
+  // The IDE's editor is served from public/monaco: building the web includes copying it.
+  if (only.includes('web') && !only.includes('monaco')) only.push('monaco');
+  run('monaco', 'node', ['scripts/copy-monaco.mjs']);
   run('web', 'node', ['node_modules/next/dist/bin/next', 'build', 'apps/web'], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   });

@@ -7,6 +7,7 @@ import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
 import { PresenceModule } from '@h/presence';
+import { PreferencesModule } from '@h/preferences';
 import { ProvidersModule } from '@h/providers';
 import { RunsApiModule } from '@h/runs';
 import { SessionsModule } from '@h/sessions';
@@ -30,6 +31,7 @@ export class AppModule {
         SessionsModule,
         FilesModule,
         PresenceModule,
+        PreferencesModule,
       ],
       controllers: [HealthController],
     };

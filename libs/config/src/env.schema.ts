@@ -141,6 +141,8 @@ export const envSchema = z.object({
   FILE_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Most entries a tree listing returns (`limit` is capped here); the answer says `truncated`. */
   FILE_TREE_MAX_ENTRIES: z.coerce.number().int().min(100).max(100_000).default(10_000),
+  /** Largest IDE state document (layout, tabs, expanded folders) per user and workspace, as JSON bytes; 413 IDE_STATE_TOO_LARGE beyond. */
+  IDE_STATE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024).default(64 * 1024),
   /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
   SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
   H_ALLOW_LOCAL_SANDBOX: bool.default(false),

@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   // --- size, type and rate ---
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than BODY_LIMIT.' },
   FILE_TOO_LARGE: { status: 413, description: 'An upload over FILE_UPLOAD_MAX_BYTES, or a file read over SANDBOX_READ_MAX_BYTES; the message names the limit.' },
+  IDE_STATE_TOO_LARGE: { status: 413, description: 'An IDE state document over IDE_STATE_MAX_BYTES of JSON; the message names the limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The body is not JSON, or in an unsupported encoding.' },
   UNPROCESSABLE: { status: 422, description: 'The request is well-formed but cannot be processed.' },
   PRECONDITION_REQUIRED: { status: 428, description: 'A write over an existing file without If-Match: send the ETag you read, or If-Match: *.' },

@@ -8,3 +8,4 @@ export * from './socket-events';
 export * from './files';
 export * from './presence';
 export * from './model-presets';
+export * from './preferences';

@@ -15,6 +15,7 @@ import { InvitationRepository } from './repositories/invitation.repository';
 import { ModelPresetRepository } from './repositories/model-preset.repository';
 import { PresenceRepository } from './repositories/presence.repository';
 import { HealthRepository } from './repositories/health.repository';
+import { IdeStateRepository } from './repositories/ide-state.repository';
 import { ProviderCredentialRepository } from './repositories/provider-credential.repository';
 import { RateLimitRepository } from './repositories/rate-limit.repository';
 import { ToolOutputRepository } from './repositories/tool-output.repository';
@@ -34,6 +35,7 @@ const repositories = [
   AuthSessionRepository,
   ApiTokenRepository,
   HealthRepository,
+  IdeStateRepository,
   InvitationRepository,
   ProviderCredentialRepository,
   RateLimitRepository,

@@ -23,3 +23,4 @@ export * from './quota';
 export * from './repositories/invitation.repository';
 export * from './repositories/model-preset.repository';
 export * from './repositories/presence.repository';
+export * from './repositories/ide-state.repository';

@@ -82,6 +82,13 @@ describe('live collaboration', () => {
       await other.goto(`/workspaces/${workspaceId}?session=${sessionId}`);
       await other.getByText('No messages yet.').waitFor();
 
+      // The owner opens the file the agent will change; the member sees which file that is.
+      await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'src' }).click();
+      await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'math.js' }).click();
+      await page.getByRole('tab', { name: /math\.js/, selected: true }).waitFor();
+      await other.getByRole('group', { name: 'People in this workspace' }).getByLabel('Grace Hopper').hover();
+      await other.getByRole('tooltip').filter({ hasText: 'Grace Hopper has src/math.js open' }).waitFor();
+
       await page.getByLabel('Message to the agent').fill(MESSAGE);
       await page.getByLabel('Message to the agent').press('Enter');
       // The run streams to the member's browser: the message, then the agent's reads.
@@ -104,6 +111,9 @@ describe('live collaboration', () => {
         if (tool === 'edit_file') {
           // The file the agent asks to change is marked for both people while they decide.
           for (const p of [page, other]) await p.getByRole('status', { name: 'Files the agent is changing' }).locator('[data-agent-path="src/math.js"]').waitFor();
+          // ...and the owner's editor tab of that file says the agent is at it.
+          await page.getByTestId('editor-tab').filter({ has: page.locator('[data-agent-path="src/math.js"]') }).getByText('Agent editing').waitFor();
+          await screenshot(page, 'collab-agent-editing-tab');
           await screenshot(other, 'collab-approval-member');
         }
         const decider = deciders[turn % 2];
@@ -147,6 +157,16 @@ describe('live collaboration', () => {
     await page.getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
     await page.getByRole('table', { name: 'Members' }).getByRole('cell', { name: 'Grace Hopper (you)' }).waitFor();
     await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+
+    // Editor preferences are the person's own, kept on the server.
+    await page.getByLabel('Editor font size').fill('18');
+    await page.getByLabel('Word wrap').selectOption('on');
+    await page.getByRole('button', { name: 'Save preferences' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.reload();
+    await page.getByLabel('Editor font size').waitFor();
+    expect(await page.getByLabel('Editor font size').inputValue()).toBe('18');
+    expect(await page.getByLabel('Word wrap').inputValue()).toBe('on');
 
     await page.getByLabel('Preset name').fill('Careful');
     await page.getByLabel('Preset model').selectOption('deepseek-v4-pro');

@@ -1,5 +1,5 @@
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
-import { baseUrl, logIn, screenshot, SecretLedger, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
+import { baseUrl, logIn, openWorkspaceSettings, screenshot, SecretLedger, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
 
 // Drives the real pages in headless Chromium against the api + worker + web that the e2e global
 // setup started (H_BASE_URL): the issue's acceptance path from sign-up to a ready workspace.
@@ -70,6 +70,7 @@ describe('web sign-up flow', () => {
     await workspaceRow.getByRole('link', { name: workspaceName }).click();
     await page.waitForURL('**/workspaces/*');
     await page.getByRole('heading', { level: 1, name: workspaceName }).waitFor();
+    await openWorkspaceSettings(page);
     await page.getByText('This workspace is set up and ready.').waitFor();
     await screenshot(page, 'workspace');
 

@@ -1,6 +1,6 @@
 import { request } from 'playwright-core';
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
-import { baseUrl, logIn, screenshot, SecretLedger, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
+import { baseUrl, logIn, openWorkspaceSettings, screenshot, SecretLedger, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
 
 // The team page's admin parts in headless Chromium against the real api: an API token shown once
 // that really authenticates until it is revoked, a DeepSeek key that is stored but never shown,
@@ -148,6 +148,8 @@ describe('web team administration', () => {
     await page.getByRole('link', { name: 'scratch' }).click();
     await page.waitForURL('**/workspaces/*');
     await page.getByRole('heading', { level: 1, name: 'scratch' }).waitFor();
+    // A ready workspace opens as the IDE; its settings are the "Workspace" side view.
+    await openWorkspaceSettings(page);
 
     await page.getByLabel('Name', { exact: true }).fill('billing-service');
     await page.getByLabel('Description', { exact: true }).fill('Invoices and payment webhooks');
@@ -156,6 +158,7 @@ describe('web team administration', () => {
     await page.getByRole('heading', { level: 1, name: 'billing-service' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'billing-service' }).waitFor();
+    await openWorkspaceSettings(page);
     await page.getByText('Invoices and payment webhooks').first().waitFor();
     expect(await page.getByLabel('Allow network access from the sandbox').isChecked()).toBe(true);
     await screenshot(page, 'workspace-settings');

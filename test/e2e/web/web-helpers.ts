@@ -81,3 +81,11 @@ export class SecretLedger {
     return [...this.values].filter(([, value]) => text.includes(value)).map(([what]) => what);
   }
 }
+
+/** On a ready workspace (the IDE), shows the "Workspace" side view: status and settings. */
+export async function openWorkspaceSettings(page: Page): Promise<void> {
+  const button = page.getByRole('navigation', { name: 'Side views' }).getByRole('button', { name: 'Workspace', exact: true });
+  await button.waitFor();
+  if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+  await page.getByRole('complementary', { name: 'Workspace' }).waitFor();
+}

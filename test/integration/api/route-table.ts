@@ -357,6 +357,19 @@ export const ROUTES: Record<string, RouteSpec> = {
     // The raw body (any content type) is the file; none at all makes it empty. Over an existing file (200).
     prepare: async (f) => ({ params: { id: f.workspaceId }, query: `?path=${await newFile(f, 'upload')}`, headers: { 'if-match': '*' } }),
   },
+  // The IDE's client state (libs/preferences): every reader of a workspace keeps their own.
+  'GET /api/v1/workspaces/{id}/ide-state': {
+    access: { kind: 'team', minRole: 'viewer', why: 'each user reads their own IDE state' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId } }),
+  },
+  'PUT /api/v1/workspaces/{id}/ide-state': {
+    access: { kind: 'team', minRole: 'viewer', why: 'the state is the caller\'s own, so viewers write it too' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, body: { state: { openTabs: ['README.md'], activeTab: 'README.md' } } }),
+  },
+  'GET /api/v1/me/preferences': { access: { kind: 'user-only' }, success: 200, prepare: async () => ({ params: {} }) },
+  'PUT /api/v1/me/preferences': { access: { kind: 'user-only' }, success: 200, prepare: async () => ({ params: {}, body: { tabSize: 2 } }) },
   'GET /api/v1/workspaces/{id}/sessions': {
     access: { kind: 'team', minRole: 'viewer' },
     success: 200,

@@ -12,6 +12,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    // The whole `error` object, for answers that carry more than code and message (EDIT_CONFLICT).
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -23,6 +25,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   // Login and signup answer 401 for wrong credentials: the form shows it instead of redirecting.
   redirectOnUnauthorized?: boolean;
+  // Extra request headers (e.g. If-Match for conditional file writes).
+  headers?: Record<string, string>;
 }
 
 export function readCookie(name: string): string | undefined {
@@ -41,9 +45,9 @@ export function loginPathFor(location: { pathname: string; search: string }): st
 
 async function errorFrom(response: Response): Promise<ApiError> {
   try {
-    const body = (await response.json()) as { error?: { code?: string; message?: string } };
+    const body = (await response.json()) as { error?: { code?: string; message?: string } & Record<string, unknown> };
     if (body.error?.message) {
-      return new ApiError(response.status, body.error.code ?? 'ERROR', body.error.message);
+      return new ApiError(response.status, body.error.code ?? 'ERROR', body.error.message, body.error);
     }
   } catch {
     // Not JSON (for example a proxy error page): fall through to a generic message.
@@ -52,7 +56,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
 }
 
 export async function apiRequest<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (WRITE_METHODS.has(method)) {
     const csrf = readCookie(CSRF_COOKIE);

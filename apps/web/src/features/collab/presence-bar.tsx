@@ -30,14 +30,17 @@ export function PresenceAvatar({ member, you = false }: { member: PresenceMember
   );
 }
 
-/** Who is in this workspace now (you first), with the file each has open; `activeFile` as in usePresence. */
-export function PresenceBar({ workspaceId, activeFile }: { workspaceId: string; activeFile: string | null | undefined }) {
+/**
+ * Who is in this workspace now (you first), with the file each has open; `activeFile` as in
+ * usePresence. `compact`: small avatars with the tooltip above, for the IDE's status bar.
+ */
+export function PresenceBar({ workspaceId, activeFile, compact = false }: { workspaceId: string; activeFile: string | null | undefined; compact?: boolean }) {
   const presence = usePresence(workspaceId, activeFile);
   const selfId = useSession().me.user.id;
   const members = [...presence.members].sort((a, b) => Number(b.userId === selfId) - Number(a.userId === selfId));
   const label = presence.others.length ? `${presence.others.length} other ${presence.others.length === 1 ? 'person' : 'people'} here` : 'Only you here';
   return (
-    <div className="presence-bar" role="group" aria-label="People in this workspace" data-connection={presence.connection}>
+    <div className={`presence-bar${compact ? ' presence-bar-compact' : ''}`} role="group" aria-label="People in this workspace" data-connection={presence.connection}>
       <ul className="presence-list">
         {members.map((m) => (
           <PresenceAvatar key={m.userId} member={m} you={m.userId === selfId} />

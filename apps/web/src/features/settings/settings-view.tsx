@@ -12,10 +12,12 @@ import { MembersSection } from '../team/members-section';
 import { ProviderKeySection } from '../team/provider-key-section';
 import { TokensSection } from '../team/tokens-section';
 import { ModelPresetsSection } from './model-presets-section';
+import { PreferencesSection } from './preferences-section';
 
 /**
- * Settings as seen from a workspace's IDE: the team's model presets, its provider key, members and
- * API tokens (the team page's own sections, so both stay one implementation).
+ * Settings as seen from a workspace's IDE: your editor preferences, then the team's model presets,
+ * its provider key, members and API tokens (the team page's own sections, so both stay one
+ * implementation).
  */
 export function SettingsView({ workspaceId }: { workspaceId: string }) {
   const workspace = useApiQuery<Workspace>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}`);
@@ -55,6 +57,7 @@ export function SettingsView({ workspaceId }: { workspaceId: string }) {
           Back to the workspace
         </Link>
       </div>
+      <PreferencesSection />
       <ModelPresetsSection base={base} role={role} />
       <ProviderKeySection base={base} role={role} />
       <MembersSection base={base} role={role} />

@@ -1,26 +1,20 @@
 'use client';
 
 import Link from 'next/link';
-import { Suspense } from 'react';
 import { StatusBadge } from '../../components/status-badge';
 import { Unavailable } from '../../components/unavailable';
-import type { WorkspaceResponse as Workspace, WorkspaceStatus } from '@h/contracts';
+import type { TeamRole, WorkspaceResponse as Workspace } from '@h/contracts';
 import { formatDateTime } from '../../lib/format';
 import { canWrite } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';
 import { useApiQuery } from '../../lib/use-api-query';
 import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
-import { AgentActivityStrip } from '../collab/agent-activity-badge';
-import { PresenceBar } from '../collab/presence-bar';
-import { WorkspaceAgent } from '../console/workspace-agent';
+import { IdeShell } from '../ide/ide-shell';
+import { WORKSPACE_STATUS_TEXT } from '../ide/settings-view';
 import { WorkspaceSettings } from './workspace-settings';
 
-const STATUS_TEXT: Record<WorkspaceStatus, string> = {
-  provisioning: 'H is setting up this workspace. This page updates by itself.',
-  ready: 'This workspace is set up and ready.',
-  error: 'Setting up this workspace failed.',
-};
-
+// A ready workspace opens as the IDE (files, editor, agent console; status and settings in its
+// "Workspace" side view). While it is being set up, or when setup failed, the page shows its status.
 export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
   const workspace = useApiQuery<Workspace>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}`);
   const { me } = useSession();
@@ -32,35 +26,49 @@ export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
 
   const w = workspace.data;
   const team = me.teams.find((t) => t.id === w.teamId);
-  return (
-    <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/teams">Teams</Link>
-        <span aria-hidden="true">/</span>
-        <Link href={`/teams/${w.teamId}`}>{team?.name ?? 'Team'}</Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{w.name}</span>
-      </nav>
-      <div className="page-header">
-        <div>
-          <h1>{w.name}</h1>
-          {w.description ? <p className="muted">{w.description}</p> : null}
-        </div>
-        <div className="page-header-actions">
-          {w.status === 'ready' ? <AgentActivityStrip workspaceId={w.id} /> : null}
-          <PresenceBar workspaceId={w.id} activeFile={null} />
-          <Link href={`/workspaces/${w.id}/settings`}>Settings</Link>
+  if (w.status === 'ready') {
+    return (
+      <div className="ide-page">
+        <div className="ide-header">
+          <Breadcrumb workspace={w} teamName={team?.name} />
+          {/* Team settings (model presets, provider key, members, tokens) and your preferences: features/settings. */}
+          <Link className="ide-header-link" href={`/workspaces/${w.id}/settings`}>
+            Settings
+          </Link>
           <StatusBadge status={w.status} />
         </div>
+        <IdeShell workspace={w} role={team?.role} canWrite={canWrite(team?.role)} reloadWorkspace={workspace.reload} />
       </div>
-      {w.status === 'ready' ? (
-        <Suspense fallback={<p className="muted">Loading sessions…</p>}>
-          <WorkspaceAgent workspaceId={w.id} canWrite={canWrite(team?.role)} />
-        </Suspense>
-      ) : null}
+    );
+  }
+  return <WorkspaceStatusPage workspace={w} teamName={team?.name} role={team?.role} reload={workspace.reload} />;
+}
+
+function Breadcrumb({ workspace: w, teamName }: { workspace: Workspace; teamName: string | undefined }) {
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumb">
+      <Link href="/teams">Teams</Link>
+      <span aria-hidden="true">/</span>
+      <Link href={`/teams/${w.teamId}`}>{teamName ?? 'Team'}</Link>
+      <span aria-hidden="true">/</span>
+      <h1 aria-current="page" className="ide-title">
+        {w.name}
+      </h1>
+    </nav>
+  );
+}
+
+function WorkspaceStatusPage({ workspace: w, teamName, role, reload }: { workspace: Workspace; teamName: string | undefined; role: TeamRole | undefined; reload: () => void }) {
+  return (
+    <>
+      <div className="page-header">
+        <Breadcrumb workspace={w} teamName={teamName} />
+        <StatusBadge status={w.status} />
+      </div>
+      {w.description ? <p className="muted">{w.description}</p> : null}
       <section className="panel" aria-labelledby="workspace-status">
         <h2 id="workspace-status">Status</h2>
-        <p aria-live="polite">{STATUS_TEXT[w.status]}</p>
+        <p aria-live="polite">{WORKSPACE_STATUS_TEXT[w.status]}</p>
         {w.statusMessage ? <p className={w.status === 'error' ? 'form-error' : 'muted'}>{w.statusMessage}</p> : null}
         <dl className="facts">
           <dt>Created</dt>
@@ -79,7 +87,7 @@ export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
           <dd className="mono">{w.id}</dd>
         </dl>
       </section>
-      <WorkspaceSettings workspace={w} role={team?.role} onSaved={workspace.reload} />
+      <WorkspaceSettings workspace={w} role={role} onSaved={reload} />
     </>
   );
 }

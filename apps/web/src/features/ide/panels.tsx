@@ -1,0 +1,69 @@
+'use client';
+
+// The IDE's registry: the side views, bottom panel tabs, commands and status bar items the shell
+// shows. Other features plug in by appending an entry here (terminals -> BOTTOM_TABS,
+// source control -> SIDE_VIEWS, collaboration -> STATUS_ITEMS…); keep additions to one line each
+// so parallel branches merge cleanly.
+import type { ReactNode } from 'react';
+import { runBuiltin } from './ide-context';
+import { FilesIcon, GearIcon } from './icons';
+import { ExplorerView } from './explorer';
+import { OutputView } from './output-log';
+import { BranchStatus, CursorStatus, IndentStatus, LanguageStatus } from './status-items';
+import { SettingsView } from './settings-view';
+import { AgentActivityStrip } from '../collab/agent-activity-badge';
+import { PresenceBar } from '../collab/presence-bar';
+
+export { useIde, useOptionalIde } from './ide-context';
+
+export interface IdeContext {
+  workspaceId: string;
+  canWrite: boolean;
+  activeFile: string | null;
+  openFile(path: string, opts?: { line?: number }): void;
+  openDiff(input: { title: string; path?: string; original: string; modified: string; language?: string }): void;
+  runCommand(id: string): void;
+}
+export interface SideView { id: string; title: string; icon: ReactNode; render(ctx: IdeContext): ReactNode }
+export interface BottomTab { id: string; title: string; render(ctx: IdeContext): ReactNode }
+export interface IdeCommand { id: string; title: string; keybinding?: string; run(ctx: IdeContext): void }
+/** A status bar entry; `branch` is the source control's slot (shown from .git/HEAD until it registers its own). */
+export interface StatusItem { id: string; align: 'left' | 'right'; render(ctx: IdeContext): ReactNode }
+/** A source of problems (diagnostics); the status bar shows a count only once one is registered. */
+export interface ProblemSource { id: string; useCount(ctx: IdeContext): number }
+
+export const SIDE_VIEWS: SideView[] = [
+  { id: 'explorer', title: 'Explorer', icon: <FilesIcon />, render: (ctx) => <ExplorerView ctx={ctx} /> },
+  { id: 'settings', title: 'Workspace', icon: <GearIcon />, render: (ctx) => <SettingsView ctx={ctx} /> },
+];
+
+export const BOTTOM_TABS: BottomTab[] = [
+  { id: 'output', title: 'Output', render: () => <OutputView /> },
+];
+
+export const COMMANDS: IdeCommand[] = [
+  { id: 'editor.save', title: 'File: Save', keybinding: 'Mod+S', run: () => runBuiltin('editor.save') },
+  { id: 'editor.closeTab', title: 'File: Close Editor', keybinding: 'Mod+Alt+W', run: () => runBuiltin('editor.closeTab') },
+  { id: 'workbench.quickOpen', title: 'Go to File…', keybinding: 'Mod+P', run: () => runBuiltin('workbench.quickOpen') },
+  { id: 'workbench.commandPalette', title: 'Show All Commands', keybinding: 'Mod+Shift+P', run: () => runBuiltin('workbench.commandPalette') },
+  { id: 'workbench.toggleSideBar', title: 'View: Toggle Side Bar', keybinding: 'Mod+B', run: () => runBuiltin('workbench.toggleSideBar') },
+  { id: 'workbench.togglePanel', title: 'View: Toggle Bottom Panel', keybinding: 'Mod+J', run: () => runBuiltin('workbench.togglePanel') },
+  { id: 'workbench.toggleAgent', title: 'View: Toggle Agent Console', keybinding: 'Mod+Alt+A', run: () => runBuiltin('workbench.toggleAgent') },
+  { id: 'explorer.focus', title: 'View: Show Explorer', keybinding: 'Mod+Shift+E', run: () => runBuiltin('explorer.focus') },
+  { id: 'explorer.newFile', title: 'File: New File…', run: () => runBuiltin('explorer.newFile') },
+  { id: 'explorer.newFolder', title: 'File: New Folder…', run: () => runBuiltin('explorer.newFolder') },
+  { id: 'explorer.refresh', title: 'Explorer: Refresh', run: () => runBuiltin('explorer.refresh') },
+  { id: 'editor.find', title: 'Editor: Find', run: () => runBuiltin('editor.find') },
+  { id: 'editor.replace', title: 'Editor: Replace', run: () => runBuiltin('editor.replace') },
+];
+
+export const STATUS_ITEMS: StatusItem[] = [
+  { id: 'branch', align: 'left', render: (ctx) => <BranchStatus ctx={ctx} /> },
+  { id: 'cursor', align: 'right', render: () => <CursorStatus /> },
+  { id: 'indent', align: 'right', render: () => <IndentStatus /> },
+  { id: 'language', align: 'right', render: () => <LanguageStatus /> },
+  { id: 'presence', align: 'left', render: (ctx) => <PresenceBar workspaceId={ctx.workspaceId} activeFile={ctx.activeFile} compact /> },
+  { id: 'agent-activity', align: 'left', render: (ctx) => <AgentActivityStrip workspaceId={ctx.workspaceId} /> },
+];
+
+export const PROBLEM_SOURCES: ProblemSource[] = [];

@@ -1,0 +1,3 @@
+export * from './preferences.module';
+export * from './preferences.service';
+export * from './preferences.dto';
