@@ -118,6 +118,23 @@ describe('presence over Socket.IO', () => {
     onA.socket.disconnect();
   });
 
+  it('should keep the version growing after Redis lost the workspace\'s keys, so clients take the new state', async () => {
+    const me = await connect(f.member.client);
+    const first = await join(me.socket, f.workspaceId, 'before.ts');
+    if (!first.ok) throw new Error(JSON.stringify(first));
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      await redis.del(`${prefix}:presence-version:${f.workspaceId}`, `${prefix}:presence:${f.workspaceId}`);
+    } finally {
+      redis.disconnect();
+    }
+    const after = await join(me.socket, f.workspaceId, 'after.ts');
+    if (!after.ok) throw new Error(JSON.stringify(after));
+    expect(after.data.version).toBeGreaterThan(first.data.version);
+    await waitFor('the new state kept by the client', async () => me.latest()?.members.find((m) => m.userId === f.member.userId)?.file === 'after.ts');
+    me.socket.disconnect();
+  });
+
   it('should drop the people of an api process that stopped heartbeating within the TTL', async () => {
     const watcher = await connect(f.member.client, a);
     // What a crashed api process leaves behind: an entry in Redis that nobody renews any more.

@@ -15,6 +15,9 @@ export interface PresenceEntry {
   expiresAt: number;
 }
 
+/** How long an unchanged workspace's version key is kept (it is time-based, so losing it is harmless). */
+const VERSION_KEEP_MS = 24 * 3600 * 1000;
+
 // Renews only entries that still exist: a renewal racing a leave must not bring the entry back.
 const RENEW = `
 local n = 0
@@ -26,6 +29,17 @@ for i = 1, #ARGV - 1, 2 do
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[#ARGV])
 return n`;
+
+// The state's version: Redis' clock in ms, or one more than the last version if that is not
+// behind it. Monotonic across api processes, and still ahead of what clients hold after the key
+// expired or Redis lost its data (a plain counter would start again at 1 and be ignored).
+const BUMP_VERSION = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local v = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now > v then v = now else v = v + 1 end
+redis.call('SET', KEYS[1], v, 'PX', ARGV[1])
+return v`;
 
 /**
  * Presence in Redis: one hash per workspace, a field per socket holding its entry with its own
@@ -52,7 +66,7 @@ export class PresenceRepository {
       .multi()
       .hset(this.key(workspaceId), socketId, JSON.stringify(rest))
       .pexpire(this.key(workspaceId), ttlMs * 2)
-      .incr(this.versionKey(workspaceId))
+      .eval(BUMP_VERSION, 1, this.versionKey(workspaceId), String(VERSION_KEEP_MS))
       .exec();
   }
 
@@ -65,7 +79,7 @@ export class PresenceRepository {
 
   async remove(workspaceId: string, ...socketIds: string[]): Promise<boolean> {
     if (!socketIds.length) return false;
-    const result = await this.redis.client.multi().hdel(this.key(workspaceId), ...socketIds).incr(this.versionKey(workspaceId)).exec();
+    const result = await this.redis.client.multi().hdel(this.key(workspaceId), ...socketIds).eval(BUMP_VERSION, 1, this.versionKey(workspaceId), String(VERSION_KEEP_MS)).exec();
     return Number(result?.[0]?.[1] ?? 0) > 0;
   }
 
