@@ -8,6 +8,7 @@ import { GitRemoteModule } from '@h/git-remote';
 import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
+import { PresenceModule } from '@h/presence';
 import { PreferencesModule } from '@h/preferences';
 import { ProvidersModule } from '@h/providers';
 import { RunsApiModule } from '@h/runs';
@@ -35,6 +36,7 @@ export class AppModule {
         FilesModule,
         ScmModule,
         TerminalsModule,
+        PresenceModule,
         PreferencesModule,
         ChangesModule,
         GitRemoteModule,

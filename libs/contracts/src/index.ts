@@ -8,6 +8,8 @@ export * from './socket-events';
 export * from './files';
 export * from './scm';
 export * from './terminals';
+export * from './presence';
+export * from './model-presets';
 export * from './preferences';
 export * from './changes';
 export * from './git';

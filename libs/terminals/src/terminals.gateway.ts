@@ -16,7 +16,7 @@ import {
 import { AppConfig } from '@h/config';
 import { AppException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
-import { ackMessage, lostWorkspaceAccess } from '@h/sessions';
+import { answerSocketMessage, lostWorkspaces } from '@h/sessions';
 import { TerminalsHub } from './terminals.hub';
 
 const uuid = z.string().uuid();
@@ -209,13 +209,11 @@ export class TerminalsGateway implements OnGatewayDisconnect, OnModuleDestroy {
     const state = socket.data.terminals as TerminalSocketState | undefined;
     if (!state) return;
     state.writable.clear();
-    for (const workspaceId of [...state.workspaces]) {
-      const verdict = await lostWorkspaceAccess(socket, this.auth, this.access, workspaceId);
-      if (!verdict) continue;
+    for (const { workspaceId, error } of await lostWorkspaces(socket, [...state.workspaces], { auth: this.auth, access: this.access })) {
       state.workspaces.delete(workspaceId);
       this.hub.leave(workspaceId, socket.id);
       const send: TerminalsServerToClientEvents['terminal.error'] = (e) => socket.emit('terminal.error', e);
-      send({ workspaceId, error: verdict });
+      send({ workspaceId, error });
     }
   }
 
@@ -223,6 +221,6 @@ export class TerminalsGateway implements OnGatewayDisconnect, OnModuleDestroy {
   private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>, typing = false): Promise<Ack<T>> {
     const workspaceId = typing && body && typeof body === 'object' ? (body as { workspaceId?: unknown }).workspaceId : undefined;
     const trusted = typeof workspaceId === 'string' && ((socket.data.terminals as TerminalSocketState | undefined)?.writable.get(workspaceId) ?? 0) > Date.now();
-    return ackMessage(socket, this.auth, body, work, { logger: this.logger, what: 'terminal socket handler failed', trusted });
+    return answerSocketMessage(socket, body, { auth: this.auth, logger: this.logger, what: 'terminal', trusted }, work);
   }
 }

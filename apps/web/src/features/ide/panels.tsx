@@ -15,6 +15,8 @@ import { ScmView } from '../scm/scm-view';
 import { SourceControlIcon } from '../scm/scm-icon';
 import { ScmBranchStatus } from '../scm/scm-status-item';
 import { TerminalPanel } from '../terminals/terminal-panel';
+import { AgentActivityStrip } from '../collab/agent-activity-badge';
+import { PresenceBar } from '../collab/presence-bar';
 
 export { useIde, useIdeState, useOptionalIde } from './ide-context';
 
@@ -66,6 +68,8 @@ export const STATUS_ITEMS: StatusItem[] = [
   { id: 'cursor', align: 'right', render: () => <CursorStatus /> },
   { id: 'indent', align: 'right', render: () => <IndentStatus /> },
   { id: 'language', align: 'right', render: () => <LanguageStatus /> },
+  { id: 'presence', align: 'left', render: (ctx) => <PresenceBar workspaceId={ctx.workspaceId} activeFile={ctx.activeFile} compact /> },
+  { id: 'agent-activity', align: 'left', render: (ctx) => <AgentActivityStrip workspaceId={ctx.workspaceId} /> },
 ];
 
 export const PROBLEM_SOURCES: ProblemSource[] = [];
