@@ -8,6 +8,7 @@ import { BranchPicker } from './branch-picker';
 import { type ChangeActions, type ChangeGroup, ChangeList } from './change-list';
 import { CommitBox } from './commit-box';
 import { LogList } from './log-list';
+import { RemoteActions } from './remote-actions';
 import { scmApi, scmPaths } from './scm-api';
 import { useGitStatus } from './git-status-store';
 import styles from './scm.module.css';
@@ -120,6 +121,7 @@ export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: stri
           ⟳
         </button>
       </div>
+      {canWrite ? <RemoteActions workspaceId={workspaceId} hasUpstream={repo.upstream !== null} action={action} onDone={refresh} /> : null}
       {canWrite ? <CommitBox branch={repo.branch} stagedCount={repo.staged.length} busy={action.pending} onCommit={(message, amend) => act(() => scmApi.commit(workspaceId, message, amend))} /> : null}
       {action.error ? (
         <p className="form-error" role="alert">
