@@ -31,7 +31,7 @@ export interface IdeContext {
 export interface SideView { id: string; title: string; icon: ReactNode; render(ctx: IdeContext): ReactNode }
 export interface BottomTab { id: string; title: string; render(ctx: IdeContext): ReactNode }
 export interface IdeCommand { id: string; title: string; keybinding?: string; run(ctx: IdeContext): void }
-/** A status bar entry; `branch` is the source control's slot (shown from .git/HEAD until it registers its own). */
+/** A status bar entry (`branch` comes from Source Control's live git status). */
 export interface StatusItem { id: string; align: 'left' | 'right'; render(ctx: IdeContext): ReactNode }
 /** A source of problems (diagnostics); the status bar shows a count only once one is registered. */
 export interface ProblemSource { id: string; useCount(ctx: IdeContext): number }
