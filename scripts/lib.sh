@@ -74,6 +74,11 @@ ensure_chromium() {
   [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || apt_install chromium
 }
 
+# The import tests clone over SSH from an sshd they start on loopback (test/support/git-server.ts).
+ensure_sshd() {
+  [ -x /usr/sbin/sshd ] || apt_install openssh-server
+}
+
 # Creates the database named in a postgres URL if it does not exist.
 ensure_database() {
   local url="$1"

@@ -16,6 +16,7 @@ ensure_deps
 ensure_postgres
 ensure_redis
 ensure_chromium
+ensure_sshd
 if [ -x infra/sandbox/ensure-docker.sh ] || [ -f infra/sandbox/ensure-docker.sh ]; then bash infra/sandbox/ensure-docker.sh; fi
 build_all
 
