@@ -467,7 +467,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/v1/workspaces/{id}/git/init': {
     access: { kind: 'team', minRole: 'member' },
     success: 200,
-    prepare: async (f) => ({ params: { id: f.workspaceId }, body: {} }),
+    prepare: async (f) => ({ params: { id: f.workspaceId } }),
   },
   'GET /api/v1/workspaces/{id}/git/diff': {
     access: { kind: 'team', minRole: 'viewer' },
