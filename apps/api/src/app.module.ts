@@ -10,6 +10,7 @@ import { PreferencesModule } from '@h/preferences';
 import { ProvidersModule } from '@h/providers';
 import { RunsApiModule } from '@h/runs';
 import { SessionsModule } from '@h/sessions';
+import { TerminalsModule } from '@h/terminals';
 import { WorkspacesModule } from '@h/workspaces';
 import { HealthController } from './health.controller';
 
@@ -30,6 +31,7 @@ export class AppModule {
         SessionsModule,
         FilesModule,
         PreferencesModule,
+        TerminalsModule,
       ],
       controllers: [HealthController],
     };

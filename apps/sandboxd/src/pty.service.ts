@@ -7,7 +7,9 @@ import {
   PTY_LOW_WATER_BYTES,
   type PtyAttachResult,
   type PtyOpenParams,
+  type PtyChangedNotification,
   type PtyInfo,
+  type PtyMeta,
   type PtyOpenResult,
   type RpcPeer,
 } from '@h/sandbox-protocol';
@@ -16,6 +18,7 @@ import type { PathResolver } from './path-resolver';
 import { killProcessGroup, sanitizedEnv, withRaisedOomScore } from './process-utils';
 
 const SCROLLBACK_CHARS = 64 * 1024;
+const META_MAX_CHARS = 256;
 
 interface PtySession {
   id: string;
@@ -23,6 +26,10 @@ interface PtySession {
   keepAlive: boolean;
   /** Attached connections and how many output chars each has not acknowledged yet. */
   peers: Map<RpcPeer, number>;
+  meta: PtyMeta;
+  createdAt: number;
+  /** Chars printed in all (the position after the last output). */
+  end: number;
   scrollback: string;
   pending: string;
   flushScheduled: boolean;
@@ -42,7 +49,11 @@ export class PtyService {
   /** When any terminal last printed something (a running build counts as use). */
   lastOutputAt = 0;
 
-  constructor(private readonly paths: PathResolver) {}
+  /** @param broadcast tells every connection (not only attached ones) that the list of terminals changed */
+  constructor(
+    private readonly paths: PathResolver,
+    private readonly broadcast: (n: PtyChangedNotification) => void = () => undefined,
+  ) {}
 
   get count(): number {
     return this.sessions.size;
@@ -52,6 +63,9 @@ export class PtyService {
     const cwd = await this.paths.resolve(p.cwd || '.');
     const st = await stat(cwd.abs).catch(() => null);
     if (!st?.isDirectory()) fail('NOT_DIRECTORY', `${p.cwd ?? '.'}: not a directory`);
+    if (typeof p.maxCount === 'number' && this.sessions.size >= p.maxCount) {
+      fail('TOO_MANY_PTYS', `${this.sessions.size} terminals are open already (at most ${p.maxCount}); close one first`);
+    }
     const shell = p.command ?? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh');
     const [file, ...args] = withRaisedOomScore([shell, ...(p.args ?? [])]);
     const env = { ...sanitizedEnv(p.env), TERM: 'xterm-256color', COLORTERM: 'truecolor' };
@@ -72,6 +86,9 @@ export class PtyService {
       proc,
       keepAlive: !!p.keepAlive,
       peers: new Map([[peer, 0]]),
+      meta: cleanMeta(p.meta),
+      createdAt: Date.now(),
+      end: 0,
       scrollback: '',
       pending: '',
       flushScheduled: false,
@@ -84,7 +101,9 @@ export class PtyService {
       for (const peer of s.peers.keys()) peer.notify('pty.exit', { ptyId: s.id, exitCode, signal: signal ?? null });
       this.sessions.delete(s.id);
       void killProcessGroup(proc.pid, 20);
+      this.broadcast({ ptyId: s.id, change: 'closed', exitCode, signal: signal ?? null });
     });
+    this.broadcast({ ptyId: s.id, change: 'opened' });
     return { ptyId: s.id, pid: proc.pid };
   }
 
@@ -96,13 +115,24 @@ export class PtyService {
       rows: s.proc.rows,
       keepAlive: s.keepAlive,
       attached: s.peers.size,
+      meta: s.meta,
+      createdAt: s.createdAt,
     }));
   }
 
   attach(p: { ptyId: string }, peer: RpcPeer): PtyAttachResult {
     const s = this.get(p.ptyId);
     if (!s.peers.has(peer)) s.peers.set(peer, 0);
-    return { scrollback: s.scrollback };
+    return { scrollback: s.scrollback, end: s.end };
+  }
+
+  detach(p: { ptyId: string }, peer: RpcPeer): null {
+    const s = this.get(p.ptyId);
+    if (s.peers.delete(peer)) {
+      if (s.peers.size === 0 && !s.keepAlive) this.kill(s);
+      else this.updateFlow(s);
+    }
+    return null;
   }
 
   write(p: { ptyId: string; data: string }): null {
@@ -160,6 +190,7 @@ export class PtyService {
 
   private onOutput(s: PtySession, data: string): void {
     this.lastOutputAt = Date.now();
+    s.end += data.length;
     s.scrollback = (s.scrollback + data).slice(-SCROLLBACK_CHARS);
     s.pending += data;
     // Coalesce bursts into one notification per event-loop turn: fewer JSON lines under load,
@@ -176,7 +207,7 @@ export class PtyService {
     const data = s.pending;
     s.pending = '';
     for (const [peer, unacked] of s.peers) {
-      peer.notify('pty.output', { ptyId: s.id, data });
+      peer.notify('pty.output', { ptyId: s.id, data, end: s.end });
       s.peers.set(peer, unacked + data.length);
     }
     this.updateFlow(s);
@@ -192,6 +223,17 @@ export class PtyService {
       s.proc.resume();
     }
   }
+}
+
+function cleanMeta(meta: unknown): PtyMeta {
+  if (!meta || typeof meta !== 'object') return {};
+  const m = meta as Record<string, unknown>;
+  const out: PtyMeta = {};
+  for (const k of ['title', 'openedBy', 'sessionId', 'command'] as const) {
+    if (typeof m[k] === 'string') out[k] = (m[k] as string).slice(0, META_MAX_CHARS);
+  }
+  if (m.agent === true) out.agent = true;
+  return out;
 }
 
 function clampInt(v: unknown, dflt: number, min: number, max: number): number {

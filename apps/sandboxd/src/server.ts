@@ -36,7 +36,10 @@ export class SandboxServer {
     this.fs = new FsService(this.paths);
     this.search = new SearchService(this.paths, this.fs);
     this.exec = new ExecService(this.paths);
-    this.pty = new PtyService(this.paths);
+    // Every connection hears of terminals opened and ended, so each api process can update its IDEs.
+    this.pty = new PtyService(this.paths, (n) => {
+      for (const peer of this.peers) peer.notify('pty.changed', n);
+    });
     this.watch = new WatchService(this.paths);
   }
 
@@ -119,6 +122,7 @@ export class SandboxServer {
     on('pty.write', (p) => this.pty.write(p));
     on('pty.resize', (p) => this.pty.resize(p));
     on('pty.close', (p) => this.pty.close(p));
+    on('pty.detach', (p) => this.pty.detach(p, peer));
     on('pty.list', () => this.pty.list());
     peer.onNotification('pty.write', (p) => {
       // Keystrokes as notifications: no response line per key.

@@ -335,6 +335,8 @@ class AgentRun {
       callId,
       state: this.toolState,
       diagnostics: this.o.diagnostics,
+      terminals: this.o.terminals,
+      emit: (event) => this.emit(event),
     };
   }
 

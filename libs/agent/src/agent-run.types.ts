@@ -48,6 +48,8 @@ export interface AgentRunOptions {
   compaction?: Partial<CompactionSettings>;
   /** Language-server diagnostics for read_problems, when a sandbox has them. */
   diagnostics?: ToolContext['diagnostics'];
+  /** The workspace's shared terminals for run_in_terminal / kill_terminal, when a sandbox has them. */
+  terminals?: ToolContext['terminals'];
   /** Extra HTTP headers per model request, for harnesses (tests, benchmarks); the worker sends none. */
   requestHeaders?: Record<string, string>;
   onStepTiming?: (timing: StepTiming) => void;

@@ -122,6 +122,10 @@ export const envSchema = z.object({
    * Replay waits for the client to drain; live events past this cut a slow client, which resumes by seq.
    */
   STREAM_CLIENT_BUFFER_BYTES: z.coerce.number().int().min(16 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** Terminals (PTYs) open at once per workspace, the agent's included; `terminal.open` beyond answers QUOTA_EXCEEDED. */
+  TERMINALS_PER_WORKSPACE_MAX: z.coerce.number().int().min(1).max(100).default(8),
+  /** Largest `terminal.input` message (UTF-8 bytes of keystrokes or paste); larger ones are refused (PAYLOAD_TOO_LARGE). */
+  TERMINAL_INPUT_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024).default(64 * 1024),
   /** A replay that cannot write for this long (the client stopped reading) ends the stream. */
   STREAM_STALL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3600000).default(60000),
   /** Largest event page (`GET …/events`, and each replay read) in bytes of event data; at least one event is always returned. */

@@ -120,6 +120,11 @@ export const agentEventDataSchemas = {
   'run.failed': z.object({ code: z.string(), message: z.string(), usage: usageSchema }),
   /** `by`: the user who cancelled, when one did (the API appends it). */
   'run.cancelled': z.object({ usage: usageSchema, by: z.string().optional() }),
+  /**
+   * A terminal the agent started printed a loopback URL that answers a HEAD request inside the
+   * sandbox with text/html: the console offers it as "open preview" (once per URL and terminal).
+   */
+  'preview.detected': z.object({ url: z.string().max(2048), terminalId: z.string(), toolCallId: z.string().optional() }),
   /** A non-fatal problem (e.g. a provider retry); the run goes on. */
   error: z.object({ code: z.string(), message: z.string() }),
 } as const;

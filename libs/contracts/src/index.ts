@@ -7,3 +7,4 @@ export * from './workspace-api';
 export * from './socket-events';
 export * from './files';
 export * from './preferences';
+export * from './terminals';

@@ -7,6 +7,7 @@ import type { EventEnvelope } from './agent-events';
 import type { ErrorBody } from './error-codes';
 import type { FilesClientToServerEvents, FilesServerToClientEvents } from './files';
 import type { DeltaFrame, Permission, PermissionDecision, Run } from './session-api';
+import type { TerminalsClientToServerEvents, TerminalsServerToClientEvents } from './terminals';
 
 export type Ack<T> = { ok: true; data: T } | ({ ok: false } & ErrorBody);
 
@@ -17,7 +18,7 @@ export interface StreamErrorFrame extends ErrorBody {
 }
 
 /** Live files (files.ts) ride the same socket. */
-export interface ServerToClientEvents extends FilesServerToClientEvents {
+export interface ServerToClientEvents extends FilesServerToClientEvents, TerminalsServerToClientEvents {
   /** The handshake is authenticated: messages may be sent now. */
   ready: (hello: { userId: string; via: 'user' | 'token' }) => void;
   /** The handshake was refused; the server disconnects right after. */
@@ -34,7 +35,7 @@ export interface SubscribeRequest {
   afterSeq?: number;
 }
 
-export interface ClientToServerEvents extends FilesClientToServerEvents {
+export interface ClientToServerEvents extends FilesClientToServerEvents, TerminalsClientToServerEvents {
   /** Acknowledged after the replay, with the seq the live stream continues from. */
   subscribe: (request: SubscribeRequest, ack: (answer: Ack<{ sessionId: string; lastSeq: number }>) => void) => void;
   unsubscribe: (request: { sessionId: string }, ack: (answer: Ack<{ sessionId: string }>) => void) => void;

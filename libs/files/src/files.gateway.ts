@@ -2,11 +2,11 @@ import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { ConnectedSocket, MessageBody, OnGatewayDisconnect, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
-import type { ErrorBody, FilesAck, FilesServerToClientEvents } from '@h/contracts';
+import type { FilesAck, FilesServerToClientEvents } from '@h/contracts';
 import { AppConfig } from '@h/config';
-import { AppException, errorBody, findInputProblem, mapException } from '@h/http';
+import { AppException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
-import { socketPrincipal } from '@h/sessions';
+import { ackMessage, lostWorkspaceAccess } from '@h/sessions';
 import { filesRoom, FilesWatchHub } from './files-watch.hub';
 
 const requestSchema = z.object({ workspaceId: z.string().uuid() });
@@ -111,18 +111,9 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
   /** Ends each subscription its caller may no longer read. */
   private async recheck(socket: Socket): Promise<void> {
     const state = socket.data.files as FilesSocketState | undefined;
-    const who = await socketPrincipal(socket);
     if (!state) return;
     for (const workspaceId of [...state.workspaces]) {
-      let verdict: ErrorBody['error'] | null = null;
-      try {
-        const principal = who && (await this.auth.authenticate(who.credentials));
-        if (!principal) verdict = errorBody('UNAUTHENTICATED', 'The session or API token behind this socket has ended.').error;
-        else await this.access.check(principal, 'workspace', workspaceId, 'viewer');
-      } catch (err) {
-        const m = mapException(err);
-        if (m.status < 500) verdict = { code: m.code, message: m.message }; // a database hiccup is not a verdict
-      }
+      const verdict = await lostWorkspaceAccess(socket, this.auth, this.access, workspaceId);
       if (!verdict) continue;
       await this.drop(socket, workspaceId);
       const emit: FilesServerToClientEvents['files.error'] = (e) => socket.emit('files.error', e);
@@ -130,22 +121,7 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
     }
   }
 
-  private async handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<FilesAck<T>> {
-    const who = await socketPrincipal(socket);
-    // A socket outlives its login: after a logout or a revoked token it stops acting, as HTTP does.
-    const principal = who && (await this.auth.authenticate(who.credentials));
-    if (!principal) return { ok: false, ...errorBody('UNAUTHENTICATED', 'Not authenticated, or the session or API token this socket used has ended.') };
-    const problem = findInputProblem(body, 'message');
-    if (problem) return { ok: false, ...errorBody('VALIDATION_FAILED', problem) };
-    try {
-      return { ok: true, data: await work(principal) };
-    } catch (err) {
-      if (err instanceof z.ZodError) {
-        return { ok: false, ...errorBody('VALIDATION_FAILED', err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')) };
-      }
-      const { status, code, message } = mapException(err);
-      if (status >= 500) this.logger.error({ err }, 'files socket handler failed');
-      return { ok: false, ...errorBody(code, message) };
-    }
+  private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<FilesAck<T>> {
+    return ackMessage(socket, this.auth, body, work, { logger: this.logger, what: 'files socket handler failed' });
   }
 }

@@ -26,6 +26,6 @@ import { FilesWatchHub } from './files-watch.hub';
     FilesGateway,
     UploadBodyInterceptor,
   ],
-  exports: [FilesService],
+  exports: [FilesService, FileSandboxService],
 })
 export class FilesModule {}

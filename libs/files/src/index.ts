@@ -5,3 +5,4 @@ export * from './file-path';
 export * from './file-content';
 export * from './files.exception';
 export * from './files-watch.hub';
+export * from './file-sandbox.service';

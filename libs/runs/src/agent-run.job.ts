@@ -21,6 +21,7 @@ import {
 import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { DeepSeekProvider, registerConfiguredModels, type ModelProvider } from '@h/llm';
 import { ProviderSecretReader } from '@h/providers';
+import { SandboxTerminalHost } from '@h/sandbox';
 import { SandboxManager } from '@h/workspaces';
 import { apiErrorCode } from './engine-error-codes';
 import { orderForRebuild } from './event-order';
@@ -176,6 +177,12 @@ export class AgentRunJob {
       // The session's own limit within the instance's; counted over the whole run (all segments).
       maxSteps: Math.min(session.maxSteps ?? this.config.env.AGENT_MAX_STEPS, this.config.env.AGENT_MAX_STEPS_LIMIT),
       workspace: timings.workspace(sandbox.workspace),
+      // The IDE's shared terminals, labelled as this session's agent's (run_in_terminal, kill_terminal).
+      terminals: new SandboxTerminalHost(async () => (await this.sandboxes.driver()).connect(sandbox.record), {
+        sessionId: session.id,
+        userId: run.userId,
+        maxTerminals: this.config.env.TERMINALS_PER_WORKSPACE_MAX,
+      }),
       conversation,
       outputs: new SessionOutputStore(this.toolOutputs, session.id, run.id, this.config.env.TOOL_OUTPUT_MAX_BYTES),
       signal: controller.signal,

@@ -23,6 +23,8 @@ export type SandboxErrorCode =
   | 'INVALID_ARGUMENT'
   | 'CANCELLED'
   | 'NO_SUCH_PTY'
+  /** `pty.open` with `maxCount` found that many terminals running already. */
+  | 'TOO_MANY_PTYS'
   /** A conditional `fs.write` found other content than `ifSha256` (or a file where `ifSha256: null`). */
   | 'EDIT_CONFLICT';
 
@@ -135,6 +137,22 @@ export interface PtyOpenParams {
   args?: string[];
   /** Keep running when the opening connection goes away, so another can `pty.attach` (default false). */
   keepAlive?: boolean;
+  /** Who and what the terminal is for, shown to every host that lists it (strings clipped to 256 chars). */
+  meta?: PtyMeta;
+  /** Refuse (TOO_MANY_PTYS) when this many terminals run already: the check and the open are one step. */
+  maxCount?: number;
+}
+/** A terminal's labels, kept by sandboxd so every api process and worker sees the same ones. */
+export interface PtyMeta {
+  title?: string;
+  /** The user id of whoever opened it (the agent's runs name the session's user). */
+  openedBy?: string;
+  /** Started by the agent (run_in_terminal). */
+  agent?: boolean;
+  /** The agent session that started it. */
+  sessionId?: string;
+  /** The command it runs, when it is not a plain shell. */
+  command?: string;
 }
 export interface PtyOpenResult {
   ptyId: string;
@@ -143,6 +161,8 @@ export interface PtyOpenResult {
 export interface PtyAttachResult {
   /** Recent output (bounded), so a re-attaching terminal can redraw. */
   scrollback: string;
+  /** How many chars the terminal printed in all, up to the end of `scrollback` (see PtyOutputNotification.end). */
+  end?: number;
 }
 /** A running terminal, so a host that reconnects (api restart) can find kept-alive ones again. */
 export interface PtyInfo {
@@ -153,11 +173,27 @@ export interface PtyInfo {
   keepAlive: boolean;
   /** Connections currently attached. */
   attached: number;
+  meta?: PtyMeta;
+  /** Epoch ms. */
+  createdAt?: number;
 }
 /** Notification `pty.output`. Acknowledge with `pty.ack {ptyId, bytes}` once consumed. */
 export interface PtyOutputNotification {
   ptyId: string;
   data: string;
+  /**
+   * Chars printed in all up to the end of `data`: a host that attaches while output is in flight
+   * can drop what its scrollback already holds (no duplicated output on reattach).
+   */
+  end?: number;
+}
+/** Notification `pty.changed`, sent to every connection: a terminal was opened or has ended. */
+export interface PtyChangedNotification {
+  ptyId: string;
+  change: 'opened' | 'closed';
+  /** For `closed`. */
+  exitCode?: number;
+  signal?: number | null;
 }
 /** Notification `pty.exit`. */
 export interface PtyExitNotification {
@@ -207,6 +243,8 @@ export interface SandboxMethods {
   'pty.write': [{ ptyId: string; data: string }, null];
   'pty.resize': [{ ptyId: string; cols: number; rows: number }, null];
   'pty.close': [{ ptyId: string }, null];
+  /** Stop receiving a terminal's output on this connection (a kept-alive terminal keeps running). */
+  'pty.detach': [{ ptyId: string }, null];
   'pty.list': [Record<string, never>, PtyInfo[]];
 }
 export type SandboxMethod = keyof SandboxMethods;

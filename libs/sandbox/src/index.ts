@@ -15,3 +15,4 @@ export * from './workspace-storage';
 export { dockerClient } from './docker-utils';
 export * from './docker-proxy/docker-api-policy';
 export * from './docker-proxy/docker-socket-proxy';
+export * from './sandbox-terminal-host';

@@ -41,4 +41,34 @@ describe(SandboxClient.name, () => {
     await capped.readTextFile('d.txt', { maxBytes: 1e9 });
     expect(seen.map((p) => p.maxBytes)).toEqual([DEFAULT_READ_MAX_BYTES, 4096, 100, 4096]);
   });
+
+  it('should deliver output and the exit of a terminal that arrive in the same read as the open answer', async () => {
+    const toSandbox = new PassThrough();
+    const toHost = new PassThrough();
+    const client = new SandboxClient(toHost, toSandbox);
+    toSandbox.on('data', (chunk: Buffer) => {
+      const req = JSON.parse(chunk.toString().trim().split('\n')[0]);
+      if (req.method !== 'pty.open') return; // the client's pty.ack notifications
+      // One write: the answer, the first output and the exit (a command that fails at once).
+      toHost.write(
+        [
+          { jsonrpc: '2.0', id: req.id, result: { ptyId: 'p1', pid: 7 } },
+          { jsonrpc: '2.0', method: 'pty.output', params: { ptyId: 'p1', data: 'boom\r\n', end: 6 } },
+          { jsonrpc: '2.0', method: 'pty.exit', params: { ptyId: 'p1', exitCode: 3, signal: null } },
+        ]
+          .map((m) => JSON.stringify(m))
+          .join('\n') + '\n',
+      );
+    });
+    const seen: string[] = [];
+    let exitCode: number | null = null;
+    const t = await client.openTerminal({ command: 'false' }, (term) => {
+      term.on('data', (d, end) => seen.push(`${d}@${end}`));
+      term.on('exit', (e) => (exitCode = e.exitCode));
+    });
+    expect(seen).toEqual(['boom\r\n@6']);
+    expect(exitCode).toBe(3);
+    expect(t.exited).toBe(true);
+    client.close();
+  });
 });

@@ -5,6 +5,7 @@ import {
   RpcError,
   RpcPeer,
   type FsChangedNotification,
+  type PtyChangedNotification,
   type PtyExitNotification,
   type PtyOpenParams,
   type PtyOutputNotification,
@@ -47,7 +48,12 @@ export function toWorkspaceError(e: unknown): Error {
 }
 
 /** A terminal inside the sandbox. Output is acknowledged automatically once listeners ran. */
-export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exitCode: number; signal: number | null }] }> {
+export class SandboxTerminal extends EventEmitter<{
+  /** Output, and the terminal's total printed chars up to its end (undefined from an older sandboxd). */
+  data: [string, number | undefined];
+  /** `lost`: the connection dropped, the terminal itself may still run (kept-alive ones do). */
+  exit: [{ exitCode: number; signal: number | null; lost?: boolean }];
+}> {
   exited = false;
 
   constructor(
@@ -59,9 +65,7 @@ export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exi
   }
 
   write(data: string): void {
-    // A notification: keystrokes need no response line each.
-    this.client.peer.notify('pty.write', { ptyId: this.id, data });
-    this.client.emit('activity');
+    this.client.writeTerminal(this.id, data);
   }
 
   resize(cols: number, rows: number): Promise<null> {
@@ -72,11 +76,16 @@ export class SandboxTerminal extends EventEmitter<{ data: [string]; exit: [{ exi
     return this.client.call('pty.close', { ptyId: this.id });
   }
 
+  /** Stops this connection's copy of the output; a kept-alive terminal keeps running. */
+  detach(): Promise<null> {
+    return this.client.detachTerminal(this.id);
+  }
+
   /** @internal */
-  deliver(data: string): void {
+  deliver(data: string, end?: number): void {
     // A terminal producing output (a long build) keeps the sandbox from counting as idle.
     this.client.emit('activity');
-    this.emit('data', data);
+    this.emit('data', data, typeof end === 'number' ? end : undefined);
     // Flow control: the daemon pauses the PTY when too much output is unacknowledged.
     this.client.peer.notify('pty.ack', { ptyId: this.id, bytes: data.length });
   }
@@ -90,10 +99,18 @@ export class SandboxClient extends EventEmitter<{
   close: [Error | undefined];
   /** Changed paths, and the whole notification (kinds, hashes, overflow). */
   'fs.changed': [string[], FsChangedNotification];
+  /** A terminal was opened or ended, by any connection to this sandbox. */
+  'pty.changed': [PtyChangedNotification];
   activity: [];
 }> {
   readonly peer: RpcPeer;
   private readonly terminals = new Map<string, SandboxTerminal>();
+  /**
+   * Output and exits of terminals this connection does not know yet, kept briefly: the answer to
+   * `pty.open` and the first output can arrive in one read, and the output would be handled before
+   * the caller registered the terminal. openTerminal replays them.
+   */
+  private readonly early = new Map<string, Array<PtyOutputNotification | PtyExitNotification>>();
 
   private static readonly logger = new Logger('SandboxClient');
 
@@ -104,10 +121,17 @@ export class SandboxClient extends EventEmitter<{
       onLineTooLong: (info) =>
         SandboxClient.logger.error(info, 'a sandbox sent a JSON-RPC line over the host cap; connection reset, calls in flight failed'),
     });
-    this.peer.onNotification('pty.output', (p: PtyOutputNotification) => this.terminals.get(p.ptyId)?.deliver(p.data));
+    this.peer.onNotification('pty.output', (p: PtyOutputNotification) => {
+      const t = this.terminals.get(p.ptyId);
+      if (t) t.deliver(p.data, p.end);
+      else this.keepEarly(p);
+    });
+    this.peer.onNotification('pty.changed', (p: PtyChangedNotification) => {
+      if (typeof p?.ptyId === 'string' && (p.change === 'opened' || p.change === 'closed')) this.emit('pty.changed', p);
+    });
     this.peer.onNotification('pty.exit', (p: PtyExitNotification) => {
       const t = this.terminals.get(p.ptyId);
-      if (!t) return;
+      if (!t) return this.keepEarly(p);
       this.terminals.delete(p.ptyId);
       t.exited = true;
       t.emit('exit', { exitCode: p.exitCode, signal: p.signal });
@@ -116,7 +140,7 @@ export class SandboxClient extends EventEmitter<{
     this.peer.onClose((err) => {
       for (const t of this.terminals.values()) {
         t.exited = true;
-        t.emit('exit', { exitCode: -1, signal: null });
+        t.emit('exit', { exitCode: -1, signal: null, lost: true });
       }
       this.terminals.clear();
       this.onDispose?.();
@@ -139,24 +163,72 @@ export class SandboxClient extends EventEmitter<{
     return this.peer.request<SandboxMethods[M][1]>(method, params, signal);
   }
 
-  async openTerminal(params: PtyOpenParams = {}): Promise<SandboxTerminal> {
+  /**
+   * Opens a terminal. `onTerminal` runs as soon as it exists, before any output is delivered, so
+   * listeners attached there miss nothing (not even a command that fails at once).
+   */
+  async openTerminal(params: PtyOpenParams = {}, onTerminal?: (t: SandboxTerminal) => void): Promise<SandboxTerminal> {
     const { ptyId, pid } = await this.call('pty.open', params);
     const t = new SandboxTerminal(this, ptyId, pid);
     this.terminals.set(ptyId, t);
+    onTerminal?.(t);
+    const early = this.early.get(ptyId) ?? [];
+    this.early.delete(ptyId);
+    for (const n of early) {
+      if ('data' in n) t.deliver(n.data, n.end);
+      else {
+        this.terminals.delete(ptyId);
+        t.exited = true;
+        t.emit('exit', { exitCode: n.exitCode, signal: n.signal });
+      }
+    }
     return t;
   }
 
-  /** Joins a terminal opened (with keepAlive) by another connection; returns its recent output. */
-  async attachTerminal(ptyId: string): Promise<{ terminal: SandboxTerminal; scrollback: string }> {
-    const t = new SandboxTerminal(this, ptyId, -1);
+  private keepEarly(n: PtyOutputNotification | PtyExitNotification): void {
+    if (typeof n?.ptyId !== 'string') return;
+    let list = this.early.get(n.ptyId);
+    if (!list) {
+      // Only the few notifications of one read matter; a terminal nobody claims is forgotten.
+      if (this.early.size >= 16) return;
+      list = [];
+      this.early.set(n.ptyId, list);
+      setTimeout(() => this.early.delete(n.ptyId), 2000).unref();
+    }
+    if (list.length < 64) list.push(n);
+  }
+
+  /**
+   * Joins a terminal opened (with keepAlive) by another connection; returns its recent output and
+   * its end position. Attaching again is idempotent: the same SandboxTerminal, a fresh scrollback.
+   */
+  async attachTerminal(ptyId: string): Promise<{ terminal: SandboxTerminal; scrollback: string; end?: number }> {
+    const existing = this.terminals.get(ptyId);
+    const t = existing ?? new SandboxTerminal(this, ptyId, -1);
     this.terminals.set(ptyId, t);
     try {
-      const { scrollback } = await this.call('pty.attach', { ptyId });
-      return { terminal: t, scrollback };
+      const { scrollback, end } = await this.call('pty.attach', { ptyId });
+      return { terminal: t, scrollback, end };
     } catch (e) {
-      this.terminals.delete(ptyId);
+      if (!existing) this.terminals.delete(ptyId);
       throw e;
     }
+  }
+
+  /** Keystrokes to any terminal of the sandbox, attached here or not; a notification: no response line each. */
+  writeTerminal(ptyId: string, data: string): void {
+    this.peer.notify('pty.write', { ptyId, data });
+    this.emit('activity');
+  }
+
+  /** The terminal this connection opened or attached, if it still runs. */
+  terminal(ptyId: string): SandboxTerminal | undefined {
+    return this.terminals.get(ptyId);
+  }
+
+  async detachTerminal(ptyId: string): Promise<null> {
+    this.terminals.delete(ptyId);
+    return this.call('pty.detach', { ptyId });
   }
 
   watchFiles(enabled = true): Promise<null> {

@@ -4,3 +4,5 @@ export * from './realtime/redis-io.adapter';
 export * from './realtime/session-stream.hub';
 export * from './realtime/socket-principal';
 export * from './realtime/live-access.service';
+export { socketBufferedBytes } from './realtime/stream-sinks';
+export * from './realtime/socket-ack';

@@ -35,6 +35,8 @@ export interface DistillOptions {
   maxLines?: number;
   /** Trailing lines always kept (test runners print their summary last). */
   tailLines?: number;
+  /** Outputs of up to this many lines (and maxChars) are returned verbatim; default twice maxLines. */
+  verbatimMaxLines?: number;
 }
 
 export interface Distilled {
@@ -53,7 +55,7 @@ export function distillOutput(raw: string, options: DistillOptions = {}): Distil
   const tail = options.tailLines ?? 4;
   const text = trimTrailingNewlines(stripAnsi(raw).replace(/\r\n?/g, '\n'));
   const lines = text.split('\n');
-  if (text.length <= maxChars && lines.length <= maxLines * 2) {
+  if (text.length <= maxChars && lines.length <= (options.verbatimMaxLines ?? maxLines * 2)) {
     return { text, distilled: false, totalLines: lines.length };
   }
   const keep = new Set<number>();

@@ -7,6 +7,7 @@ export {
   type RunToolState,
   type ToolCategory,
   type ToolContext,
+  type ToolEvent,
   type ToolResult,
   type ToolSpec,
 } from './tool.types';
@@ -19,3 +20,5 @@ export { validateSummary, parseSections, SUMMARY_SECTIONS, TODO_SECTION } from '
 export { detectBuildCheck, type BuildCheck } from './build-check';
 export { p, params, type Param, type Params } from './tool-params';
 export { processAlive, waitForCondition } from './testing/process-helpers';
+export type { AgentTerminal, RunningTerminal, TerminalHost } from './terminal-host';
+export { detectLoopbackUrls, keyLines } from './terminal-watch';

@@ -6,12 +6,14 @@ import { createDirectoryTool } from './tools/create-directory.tool';
 import { deleteFileTool } from './tools/delete-file.tool';
 import { editFileTool } from './tools/edit-file.tool';
 import { grepTool } from './tools/grep.tool';
+import { killTerminalTool } from './tools/kill-terminal.tool';
 import { listFilesTool } from './tools/list-files.tool';
 import { readCommandOutputTool } from './tools/read-command-output.tool';
 import { readFileTool } from './tools/read-file.tool';
 import { readProblemsTool } from './tools/read-problems.tool';
 import { renameFileTool } from './tools/rename-file.tool';
 import { runCommandTool } from './tools/run-command.tool';
+import { runInTerminalTool } from './tools/run-in-terminal.tool';
 import { searchFilesTool } from './tools/search-files.tool';
 import { taskCompleteTool } from './tools/task-complete.tool';
 import { writeFileTool } from './tools/write-file.tool';
@@ -30,6 +32,8 @@ export const CORE_TOOLS: readonly AgentTool[] = [
   renameFileTool,
   deleteFileTool,
   runCommandTool,
+  runInTerminalTool,
+  killTerminalTool,
   readCommandOutputTool,
   readProblemsTool,
   writeTodosTool,
@@ -37,8 +41,8 @@ export const CORE_TOOLS: readonly AgentTool[] = [
   taskCompleteTool,
 ];
 
-// Tools a description or refusal might name: the core set and the seed's terminal tool.
-const KNOWN_TOOL_NAMES: readonly string[] = [...CORE_TOOLS.map((t) => t.name), 'run_in_terminal'];
+// Tools a description or refusal might name: the core set (terminal tools included).
+const KNOWN_TOOL_NAMES: readonly string[] = CORE_TOOLS.map((t) => t.name);
 
 /**
  * A description for the tools actually offered: sentences that name a known tool the registry

@@ -1,6 +1,10 @@
 import type { AgentTodo, Workspace } from '@h/contracts';
 import type { z } from 'zod';
 import type { OutputStore, StoredOutputRef } from './output.store';
+import type { TerminalHost } from './terminal-host';
+
+/** Events a tool may add to the run's log while it runs (validated on append like every event). */
+export type ToolEvent = { type: 'preview.detected'; data: { url: string; terminalId: string; toolCallId?: string } };
 
 /** What a permission layer asks about: reads run freely; write, delete and command may need approval. */
 export type ToolCategory = 'read' | 'write' | 'delete' | 'command';
@@ -38,6 +42,10 @@ export interface ToolContext {
   state: RunToolState;
   /** Diagnostics from language servers, when a sandbox provides them; null means "none cached". */
   diagnostics?: () => Promise<ProblemReport | null>;
+  /** Shared terminals in the workspace (run_in_terminal, kill_terminal); absent where there are none. */
+  terminals?: TerminalHost;
+  /** Appends an event to the run's log (e.g. a detected preview URL). */
+  emit?: (event: ToolEvent) => Promise<void>;
   /**
    * The tools offered to the model (set by ToolRegistry.run): a refusal names only these. Absent
    * means "only this tool" as far as a refusal may assume.

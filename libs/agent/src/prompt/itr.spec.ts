@@ -46,6 +46,7 @@ describe('prompt and tool definitions name only offered tools', () => {
     'read-only': ['read_file', 'list_files', 'search_files', 'grep'],
     'no read_problems': CORE_TOOLS.map((t) => t.name).filter((n) => n !== 'read_problems'),
     'no run_command': CORE_TOOLS.map((t) => t.name).filter((n) => n !== 'run_command' && n !== 'read_command_output'),
+    'no terminals': CORE_TOOLS.map((t) => t.name).filter((n) => n !== 'run_in_terminal' && n !== 'kill_terminal'),
   };
 
   it.each(Object.entries(PROFILES))('should mention no missing tool for the %s profile', (_profile, names) => {
@@ -64,9 +65,10 @@ describe('prompt and tool definitions name only offered tools', () => {
   });
 
   it('should never name the terminal tool while it is not offered', () => {
-    const server = buildGuidance(['server_startup']);
+    const withoutTerminals = new Set(PROFILES.core.filter((n) => n !== 'run_in_terminal' && n !== 'kill_terminal'));
+    const server = buildGuidance(['server_startup'], withoutTerminals);
     expect(server).not.toContain('run_in_terminal');
     expect(server).toContain('tell the user the command');
-    expect(buildGuidance(['server_startup'], new Set([...PROFILES.core, 'run_in_terminal']))).toContain('(run_in_terminal)');
+    expect(buildGuidance(['server_startup'])).toContain('(run_in_terminal)');
   });
 });

@@ -3,10 +3,8 @@ import { join } from 'node:path';
 import { hostEnv } from '@h/config';
 import { longRunningReason } from '../command-policy';
 import { distillOutput } from '../distill';
-import { z } from 'zod';
 import { createToolKit, type ToolKit } from '../testing/tool-test-kit';
 import { CORE_TOOLS, ToolRegistry } from '../tool.registry';
-import type { AgentTool } from '../tool.types';
 
 describe('command tools', () => {
   let kit: ToolKit;
@@ -51,20 +49,17 @@ describe('command tools', () => {
     });
 
     it('should refuse servers and background jobs naming only tools that are offered', async () => {
+      const noTerminal = new ToolRegistry(CORE_TOOLS.filter((t) => t.name !== 'run_in_terminal' && t.name !== 'kill_terminal'));
       for (const command of ['npm start', 'npm run dev', 'npx vite', 'tail -f app.log', 'node server.js', 'flask run', 'jest --watchAll', 'sleep 5 &']) {
-        const res = await kit.call('run_command', { command });
+        const res = await noTerminal.run('run_command', JSON.stringify({ command }), kit.ctx);
         expect(res.isError).toBe(true);
         expect(res.text).toContain('only runs commands that finish');
-        // The core set has no terminal tool: the refusal must not send the model to one.
+        // Without a terminal tool the refusal must not send the model to one.
         expect(res.text).not.toContain('run_in_terminal');
         expect(res.text).toContain('tell the user the command');
       }
-      const terminal: AgentTool = {
-        name: 'run_in_terminal', description: 'Start a long-running command in a terminal.', category: 'command',
-        parameters: { type: 'object', properties: {} }, input: z.object({}), execute: async () => ({ text: 'started' }),
-      };
-      const withTerminal = new ToolRegistry([...CORE_TOOLS, terminal]);
-      const res = await withTerminal.run('run_command', JSON.stringify({ command: 'npm run dev' }), kit.ctx);
+      // The core set has run_in_terminal: server commands are sent there (seed).
+      const res = await kit.call('run_command', { command: 'npm run dev' });
       expect(res.text).toContain('with run_in_terminal');
     });
 

@@ -64,7 +64,7 @@ export async function runAndDistill(command: string, ctx: ToolContext, cwd?: str
 export const runCommandTool: AgentTool<typeof input.zod._output> = {
   name: 'run_command',
   description:
-    'Run a shell command that finishes (tests, builds, lint, git, installs). Output is distilled to key lines; full output via read_command_output. Never servers/watchers.',
+    'Run a shell command that finishes (tests, builds, lint, git, installs). Output is distilled to key lines; full output via read_command_output. Servers and watchers: run_in_terminal.',
   category: 'command',
   parameters: input.json,
   input: input.zod,

@@ -246,6 +246,10 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
       state.todos = (d.todos as Todo[] | undefined) ?? [];
       state.todosRunId = e.runId;
       return;
+    case 'preview.detected':
+      // A server the agent started serves a page (seed: "open preview"); the URL is the sandbox's own.
+      turnFor(state, e).items.push({ kind: 'notice', key: `preview-${e.seq}`, tone: 'info', text: `Preview detected: ${str(d.url)}` });
+      return;
     case 'summary.written':
       state.summary = str(d.summary);
       turnFor(state, e).items.push({ kind: 'summary', key: `summary-${e.seq}`, summary: str(d.summary) });

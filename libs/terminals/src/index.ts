@@ -1,0 +1,3 @@
+export * from './terminals.module';
+export * from './terminals.hub';
+export * from './output-ring';
