@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { ChangesModule } from '@h/changes';
 import { AppConfig, ConfigModule } from '@h/config';
 import { DbModule } from '@h/db';
 import { FilesModule } from '@h/files';
@@ -32,6 +33,7 @@ export class AppModule {
         FilesModule,
         PreferencesModule,
         TerminalsModule,
+        ChangesModule,
       ],
       controllers: [HealthController],
     };

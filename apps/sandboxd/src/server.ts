@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { PROTOCOL_VERSION, RpcPeer, type HealthResult } from '@h/sandbox-protocol';
+import { CheckpointService } from './checkpoint.service';
 import { ExecService } from './exec.service';
 import { FsService } from './fs.service';
 import { PathResolver } from './path-resolver';
@@ -25,6 +26,7 @@ export class SandboxServer {
   private readonly exec: ExecService;
   private readonly pty: PtyService;
   private readonly watch: WatchService;
+  private readonly checkpoints: CheckpointService;
   private readonly peers = new Set<RpcPeer>();
   private readonly started = Date.now();
   private lastUse = Date.now();
@@ -41,6 +43,7 @@ export class SandboxServer {
       for (const peer of this.peers) peer.notify('pty.changed', n);
     });
     this.watch = new WatchService(this.paths);
+    this.checkpoints = new CheckpointService(this.paths);
   }
 
   async listen(): Promise<void> {
@@ -117,6 +120,8 @@ export class SandboxServer {
     on('fs.grep', (p) => this.search.grep(p));
     on('fs.watch', (p) => this.watch.subscribe(peer, !!p.enabled));
     on('exec.run', (p, ctx) => this.exec.run(p, ctx.signal));
+    on('checkpoint.create', (p) => this.checkpoints.create(p ?? {}));
+    on('checkpoint.restore', (p) => this.checkpoints.restore(p ?? {}));
     on('pty.open', (p) => this.pty.open(p, peer));
     on('pty.attach', (p) => this.pty.attach(p, peer));
     on('pty.write', (p) => this.pty.write(p));

@@ -35,6 +35,15 @@ const SKIPPED_AFTER_COMPLETE = 'Skipped: task_complete was already accepted in t
 
 class RunCancelled extends Error {}
 
+/** Two argument texts that parse to the same value (a re-serialised, unedited input is not an edit). */
+function sameJson(a: string, b: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
+  } catch {
+    return a === b;
+  }
+}
+
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
   return new AgentRun(options).run();
 }
@@ -277,6 +286,7 @@ class AgentRun {
       }
       const tool = this.tools.get(call.name);
       let args = call.arguments;
+      let edited = false;
       if (tool && this.o.authorize) {
         const decision = await this.o.authorize({ call, category: tool.category });
         if (decision.behavior === 'ask') return { toolMs, pendingCall: call };
@@ -285,14 +295,21 @@ class AgentRun {
           await this.endTool(call, { text: `Denied by the user${why}. Do not retry it unchanged.`, isError: true }, 0);
           continue;
         }
-        args = decision.updatedArguments ?? args;
+        if (decision.updatedArguments !== undefined) {
+          edited = !sameJson(decision.updatedArguments, call.arguments);
+          args = decision.updatedArguments;
+        }
       }
-      await this.emit({ type: 'tool.start', data: { toolCallId: call.id, name: call.name, arguments: args, category: tool?.category ?? null } });
+      await this.emit({
+        type: 'tool.start',
+        data: { toolCallId: call.id, name: call.name, arguments: args, category: tool?.category ?? null, ...(edited ? { editedByUser: true } : {}) },
+      });
       const t = performance.now();
       const result = await this.tools.run(call.name, args, this.toolContext(call.id));
       const ms = performance.now() - t;
       toolMs += ms;
       await this.endTool(call, result, ms);
+      await this.recordChanges(call, result);
     }
     return { toolMs };
   }
@@ -327,6 +344,18 @@ class AgentRun {
     }
   }
 
+  /** The call's file changes, stored for review; each gets its `file.changed` event. */
+  private async recordChanges(call: ToolCall, result: ToolResult): Promise<void> {
+    const recorder = this.o.fileChanges;
+    if (!recorder || result.isError || !result.changes?.length) return;
+    for (const c of await recorder.record(call.id, result.changes)) {
+      await this.emit({
+        type: 'file.changed',
+        data: { changeId: c.id, toolCallId: c.toolCallId, kind: c.kind, path: c.path, fromPath: c.fromPath, added: c.added, removed: c.removed, binary: c.binary, tooLarge: c.tooLarge },
+      });
+    }
+  }
+
   private toolContext(callId?: string): ToolContext {
     return {
       workspace: this.o.workspace,
@@ -337,6 +366,7 @@ class AgentRun {
       diagnostics: this.o.diagnostics,
       terminals: this.o.terminals,
       emit: (event) => this.emit(event),
+      ...(this.o.fileChanges ? { changes: { maxBytes: this.o.fileChanges.maxBytes } } : {}),
     };
   }
 

@@ -1,7 +1,7 @@
 // The agent loop's public surface: what a caller passes to runAgent and gets back (agent-run.ts).
-import type { AgentEvent, Usage, Workspace } from '@h/contracts';
+import type { AgentEvent, AgentChangeSummary, Usage, Workspace } from '@h/contracts';
 import type { ModelProvider, ToolCall } from '@h/llm';
-import type { OutputStore, ToolCategory, ToolContext, ToolRegistry } from '@h/tools';
+import type { FileChangeCapture, OutputStore, ToolCategory, ToolContext, ToolRegistry } from '@h/tools';
 import type { CompactionSettings } from './compaction';
 import type { Conversation } from './conversation';
 
@@ -58,6 +58,12 @@ export interface AgentRunOptions {
    * in-memory store, which does not outlive this run.
    */
   outputs?: OutputStore;
+  /**
+   * Where the file changes of write/edit/rename/delete calls go for review (the worker: Postgres).
+   * Each recorded change becomes a `file.changed` event after the call's tool.end. Absent: the
+   * tools capture nothing.
+   */
+  fileChanges?: FileChangeRecorder;
   /** Asked before every known tool runs (see ToolAuthorization); absent means allow all. */
   authorize?: (request: AuthorizationRequest) => ToolAuthorization | Promise<ToolAuthorization>;
 }
@@ -74,4 +80,11 @@ export interface AgentRunResult {
   conversation: Conversation;
   /** The call waiting for a permission decision when status is 'paused'. */
   pendingCall?: ToolCall;
+}
+
+export interface FileChangeRecorder {
+  /** Largest text kept per side (FILE_CHANGE_MAX_BYTES). */
+  maxBytes: number;
+  /** Stores the changes of one call; answers what the log says about each, in order. */
+  record(toolCallId: string, changes: FileChangeCapture[]): Promise<AgentChangeSummary[]>;
 }

@@ -110,3 +110,26 @@ describe('run locks in the conversation', () => {
     expect([c.problems, c.todos, c.summary, c.stepsSinceMessage]).toEqual([null, [], null, 0]);
   });
 });
+
+describe('rejected changes in the conversation', () => {
+  const rejected = {
+    type: 'file.change.resolved',
+    data: { changeIds: ['ch1'], status: 'rejected', changes: [{ changeId: 'ch1', kind: 'modify', path: 'src/a.ts', fromPath: null }], decidedBy: 'u1' },
+  };
+
+  it('should tell the model on the next new message and leave every message it was sent as it was', () => {
+    const head = [user('edit a.ts'), assistant([['c1', 'edit_file']]), toolEnd('c1', 'edit_file', 'Edited src/a.ts'), assistant([], 'done')];
+    const before = rebuildConversation(head).messages;
+    const after = rebuildConversation([...head, rejected, user('go on')]).messages;
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.at(-1)).toEqual({
+      role: 'user',
+      content: 'go on\n\n[Note from H] The user rejected your change to src/a.ts (it was restored to its content before your change). Read the file again before editing it, and do not redo the change unless asked.',
+    });
+  });
+
+  it('should say nothing about an accepted change', () => {
+    const c = rebuildConversation([user('x'), { ...rejected, data: { ...rejected.data, status: 'accepted' } }, user('y')]);
+    expect(c.messages.at(-1)).toEqual({ role: 'user', content: 'y' });
+  });
+});

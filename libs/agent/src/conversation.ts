@@ -1,7 +1,7 @@
 // The model conversation as a fold over agent events. The live loop applies every event it emits
 // through this same reducer, so the messages it sends are, by construction, exactly what
 // `rebuildConversation(events)` yields later from the persisted log (event sourcing).
-import type { AgentEvent, AgentTodo } from '@h/contracts';
+import type { AgentEvent, AgentTodo, SessionEventData } from '@h/contracts';
 import type { ChatMessage, ToolCall } from '@h/llm';
 import type { ProblemReport } from '@h/tools';
 
@@ -37,6 +37,11 @@ export class Conversation {
   stepsSinceMessage = 0;
   /** Calls of the last assistant message that still wait for their result. */
   private readonly open = new Map<string, ToolCall>();
+  /**
+   * What people undid of the agent's work since its last request (rejected or reverted changes),
+   * told on the next message the model has not seen yet: never by rewriting what was sent.
+   */
+  private pendingNotes: string[] = [];
 
   apply(event: StoredEvent): void {
     const e = event as AgentEvent;
@@ -52,7 +57,7 @@ export class Conversation {
           this.workSinceMessage = false;
           this.stepsSinceMessage = 0;
         }
-        this.push({ role: 'user', content: e.data.content });
+        this.push({ role: 'user', content: this.withNotes(e.data.content) });
         return;
       case 'message.assistant': {
         const message: ChatMessage = { role: 'assistant', content: e.data.content };
@@ -76,7 +81,7 @@ export class Conversation {
         // API's pairing rule; the call already has its result or a synthetic one.
         if (!this.open.delete(e.data.toolCallId)) return;
         if (e.data.name === 'read_problems' && !e.data.isError) this.problems = problemReport(e.data.data) ?? this.problems;
-        this.messages.push({ role: 'tool', content: e.data.result, toolCallId: e.data.toolCallId, name: e.data.name });
+        this.messages.push({ role: 'tool', content: this.withNotes(e.data.result), toolCallId: e.data.toolCallId, name: e.data.name });
         return;
       case 'summary.written':
         this.summary = e.data.summary;
@@ -89,8 +94,23 @@ export class Conversation {
         this.messages.splice(0, e.data.replacedMessages, { role: 'user', content: e.data.summary });
         return;
       default:
+        if ((event.type as string) === 'file.change.resolved') this.noteResolved(event.data as SessionEventData<'file.change.resolved'>);
         return;
     }
+  }
+
+  private noteResolved(data: SessionEventData<'file.change.resolved'>): void {
+    const note = changeNote(data);
+    if (note) this.pendingNotes.push(note);
+  }
+
+  // A note rides on the next user message or tool result: both are new to the model, so the
+  // cached prefix (everything it was sent before) stays byte for byte the same.
+  private withNotes(content: string): string {
+    if (!this.pendingNotes.length) return content;
+    const notes = this.pendingNotes.join('\n');
+    this.pendingNotes = [];
+    return `${content}\n\n${notes}`;
   }
 
   /** Every chunk already in front of the model (system prompt and guidance). */
@@ -173,4 +193,17 @@ export function pairingViolations(messages: readonly ChatMessage[]): string[] {
     i = j - 1;
   }
   return problems;
+}
+
+/** What the model is told about changes a person undid; null for an accept (nothing to tell). */
+export function changeNote(data: SessionEventData<'file.change.resolved'>): string | null {
+  if (data.status === 'accepted') return null;
+  const what = data.changes.map((c) => {
+    if (c.kind === 'create') return `${c.path} (it was deleted again)`;
+    if (c.kind === 'delete') return `${c.path} (it was restored)`;
+    if (c.kind === 'rename') return `${c.path} (it was renamed back to ${c.fromPath})`;
+    return `${c.path} (it was restored to its content before your change)`;
+  });
+  const verb = data.status === 'reverted' ? 'reverted your changes to' : `rejected your change${what.length > 1 ? 's' : ''} to`;
+  return `[Note from H] The user ${verb} ${what.join(', ')}. Read the file again before editing it, and do not redo the change unless asked.`;
 }

@@ -132,6 +132,10 @@ export const envSchema = z.object({
   EVENT_PAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   /** Largest full tool output kept per call (read back with read_command_output and the outputs route); longer text is cut and marked truncated. */
   TOOL_OUTPUT_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Largest before/after text recorded per side of an agent's file change; beyond (or binary) the side is recorded without content and cannot be restored by a reject. */
+  FILE_CHANGE_MAX_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
+  /** Files larger than this stay out of a run's workspace checkpoint (they are neither saved nor removed by a restore). */
+  CHECKPOINT_FILE_MAX_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(5 * 1024 * 1024),
   /** Longest JSON-RPC line the host accepts from a sandbox; a longer one resets the connection (logged). */
   SANDBOX_RPC_MAX_LINE_BYTES: z.coerce.number().int().min(64 * 1024).max(512 * 1024 * 1024).default(32 * 1024 * 1024),
   /** Largest file the host reads from a sandbox in one call (TOO_LARGE beyond). */

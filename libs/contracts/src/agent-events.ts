@@ -4,6 +4,7 @@
 // conversation can be rebuilt from the log alone (`rebuildConversation` in @h/agent).
 // `text.delta` and `thinking.delta` are ephemeral: published live, never needed for a rebuild.
 import { z } from 'zod';
+import { AGENT_CHANGE_KINDS, AGENT_CHANGE_STATUSES } from './changes';
 import { PERMISSION_BEHAVIORS, TODO_STATUSES } from './session-api';
 
 export const agentToolCallSchema = z.object({
@@ -73,6 +74,8 @@ export const agentEventDataSchemas = {
     name: z.string(),
     arguments: z.string(),
     category: toolCategorySchema.nullable(),
+    /** A person changed the input before allowing the call: `arguments` is theirs, not the model's. */
+    editedByUser: z.boolean().optional(),
   }),
   'tool.end': z.object({
     toolCallId: z.string(),
@@ -94,6 +97,21 @@ export const agentEventDataSchemas = {
     /** The stored output was cut at its cap (TOOL_OUTPUT_MAX_BYTES or the command's capture cap). */
     outputTruncated: z.boolean().optional(),
     data: z.unknown().optional(),
+  }),
+  /**
+   * A file the call changed, recorded (before/after) under `changeId` (GET /api/v1/changes/:id);
+   * follows the call's tool.end. The content stays out of the log.
+   */
+  'file.changed': z.object({
+    changeId: z.string(),
+    toolCallId: z.string(),
+    kind: z.enum(AGENT_CHANGE_KINDS),
+    path: z.string(),
+    fromPath: z.string().nullable(),
+    added: z.number().int().min(0),
+    removed: z.number().int().min(0),
+    binary: z.boolean(),
+    tooLarge: z.boolean(),
   }),
   'todos.updated': z.object({ todos: z.array(agentTodoSchema) }),
   'summary.written': z.object({ summary: z.string() }),
@@ -144,12 +162,27 @@ export const agentEventSchema = z.discriminatedUnion(
   eventVariants as unknown as [(typeof eventVariants)[number], ...(typeof eventVariants)[number][]],
 );
 
+export const permissionPreviewSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('diff'), path: z.string(), diff: z.string(), added: z.number(), removed: z.number() }),
+  z.object({ kind: z.literal('command'), command: z.string() }),
+  /** The proposed change could not be computed (e.g. old_string not found); the call will fail the same way. */
+  z.object({ kind: z.literal('unavailable'), reason: z.string() }),
+]);
+export type PermissionPreview = z.infer<typeof permissionPreviewSchema>;
+
 // The log also carries events that are not the agent's: the worker's permission requests and the
 // API's decisions on them. Every persisted event is one of these; EventRepository.append checks it.
 export const sessionEventDataSchemas = {
   ...agentEventDataSchemas,
   /** A call waits for a person's decision (permission mode `approve`). */
-  'permission.requested': z.object({ permissionId: z.string(), toolCallId: z.string(), toolName: z.string(), input: z.unknown() }),
+  'permission.requested': z.object({
+    permissionId: z.string(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    input: z.unknown(),
+    /** What the call would do, computed before asking: the unified diff of a write/edit, or the exact command. */
+    preview: permissionPreviewSchema.optional(),
+  }),
   'permission.resolved': z.object({
     permissionId: z.string(),
     toolCallId: z.string(),
@@ -158,6 +191,17 @@ export const sessionEventDataSchemas = {
     updatedInput: z.record(z.string(), z.unknown()).nullable(),
     message: z.string().nullable(),
     /** The deciding user's id. */
+    decidedBy: z.string(),
+  }),
+  /**
+   * Changes a person accepted, rejected or reverted (one event per decision; a run's revert is one
+   * event for all its changes). A rejected or reverted change tells the agent on its next request.
+   */
+  'file.change.resolved': z.object({
+    changeIds: z.array(z.string()).min(1),
+    status: z.enum(AGENT_CHANGE_STATUSES).exclude(['applied']),
+    /** Each change: its path and what is there now ("restored", "deleted", "renamed back to X"). */
+    changes: z.array(z.object({ changeId: z.string(), kind: z.enum(AGENT_CHANGE_KINDS), path: z.string(), fromPath: z.string().nullable() })),
     decidedBy: z.string(),
   }),
 } as const;

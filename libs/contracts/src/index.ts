@@ -8,3 +8,4 @@ export * from './socket-events';
 export * from './files';
 export * from './preferences';
 export * from './terminals';
+export * from './changes';

@@ -20,6 +20,7 @@ import { ToolOutputRepository } from './repositories/tool-output.repository';
 import { TeamRepository } from './repositories/team.repository';
 import { UserRepository } from './repositories/user.repository';
 import { WorkspaceRepository } from './repositories/workspace.repository';
+import { AgentChangeRepository } from './repositories/agent-change.repository';
 
 const repositories = [
   AgentSessionRepository,
@@ -41,6 +42,7 @@ const repositories = [
   ToolOutputRepository,
   UserRepository,
   WorkspaceRepository,
+  AgentChangeRepository,
 ];
 
 @Global()

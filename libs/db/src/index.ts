@@ -22,3 +22,4 @@ export * from './usage';
 export * from './quota';
 export * from './repositories/invitation.repository';
 export * from './repositories/ide-state.repository';
+export * from './repositories/agent-change.repository';

@@ -26,6 +26,7 @@ import { FilesWatchHub } from './files-watch.hub';
     FilesGateway,
     UploadBodyInterceptor,
   ],
+  // FileSandboxService: libs/changes restores the agent's changes and forks restore checkpoints through it.
   exports: [FilesService, FileSandboxService],
 })
 export class FilesModule {}

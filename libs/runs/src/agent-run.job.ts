@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { INTERRUPTED_RESULT, rebuildConversation, runAgent, type AgentRunResult, type ToolAuthorization } from '@h/agent';
-import type { AgentEvent, ErrorCode } from '@h/contracts';
+import { INTERRUPTED_RESULT, rebuildConversation, runAgent, type AgentRunResult, type FileChangeRecorder, type ToolAuthorization } from '@h/agent';
+import type { AgentEvent, ErrorCode, Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import {
+  AgentChangeRepository,
   AgentSessionRecord,
   AgentSessionRepository,
   EventBusRepository,
@@ -13,6 +14,7 @@ import {
   QuotaExceededError,
   RunRecord,
   RunRepository,
+  toChangeSummary,
   ToolOutputRepository,
   UsageTotals,
   WorkspaceRepository,
@@ -21,10 +23,12 @@ import {
 import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { DeepSeekProvider, registerConfiguredModels, type ModelProvider } from '@h/llm';
 import { ProviderSecretReader } from '@h/providers';
-import { SandboxTerminalHost } from '@h/sandbox';
+import { SandboxTerminalHost, type SandboxRecord } from '@h/sandbox';
+import { lineCounts } from '@h/tools';
 import { SandboxManager } from '@h/workspaces';
 import { apiErrorCode } from './engine-error-codes';
 import { orderForRebuild } from './event-order';
+import { permissionPreview } from './permission-preview';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
 import { RunDispatcher } from './run-dispatcher.service';
 import { RunEventWriter } from './run-event-writer';
@@ -74,6 +78,7 @@ export class AgentRunJob {
     private readonly sandboxes: SandboxManager,
     private readonly secrets: ProviderSecretReader,
     private readonly toolOutputs: ToolOutputRepository,
+    private readonly changes: AgentChangeRepository,
   ) {
     registerConfiguredModels(config.env.MODEL_CATALOG);
   }
@@ -164,6 +169,7 @@ export class AgentRunJob {
       throw new RunFailure('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }
 
+    const checkpoint = this.checkpointOnce(run, sandbox.record);
     // Events are written in batches, one commit each, ahead of every model request and every
     // call that changes something (see RunEventWriter); a failed write stops the engine.
     const writer = new RunEventWriter(
@@ -186,14 +192,53 @@ export class AgentRunJob {
       conversation,
       outputs: new SessionOutputStore(this.toolOutputs, session.id, run.id, this.config.env.TOOL_OUTPUT_MAX_BYTES),
       signal: controller.signal,
-      authorize: (request) => this.authorize(session, decisions, request.call.id, request.category),
+      authorize: async (request) => {
+        // The workspace as it was before the run's first call that may change it (checkpoint).
+        if (request.category !== 'read') await checkpoint();
+        return this.authorize(session, decisions, request.call.id, request.category);
+      },
+      fileChanges: this.changeRecorder(run),
       onEvent: async (event) => this.record(run, writer, await this.withRunTotals(run, stored, event, writer), timings),
     });
     await writer.flush();
-    await timings.time('conclude', () => this.conclude(run, leaseId, result));
+    await timings.time('conclude', () => this.conclude(run, leaseId, result, sandbox.workspace));
   }
 
-  private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult): Promise<void> {
+  /** Stores each call's file changes (before/after) for review; the engine logs `file.changed`. */
+  private changeRecorder(run: RunRecord): FileChangeRecorder {
+    return {
+      maxBytes: this.config.env.FILE_CHANGE_MAX_BYTES,
+      record: async (toolCallId, captures) => {
+        const rows = await this.changes.createMany(
+          { sessionId: run.sessionId, runId: run.id, toolCallId },
+          captures.map((c) => ({ ...c, ...lineCounts(c.before, c.after) })),
+        );
+        return rows.map(toChangeSummary);
+      },
+    };
+  }
+
+  /**
+   * Takes the run's checkpoint once (sandboxd checkpoint.create), before its first call that may
+   * change files; a run resumed in a new segment keeps the one it has. A failure costs only the
+   * fork's file restore for this run: logged, and the run goes on.
+   */
+  private checkpointOnce(run: RunRecord, record: SandboxRecord): () => Promise<void> {
+    let done: Promise<void> | null = null;
+    return () =>
+      (done ??= (async () => {
+        if (await this.changes.runCheckpoint(run.id)) return;
+        try {
+          const client = await (await this.sandboxes.driver()).connect(record);
+          const cp = await client.call('checkpoint.create', { maxFileBytes: this.config.env.CHECKPOINT_FILE_MAX_BYTES });
+          await this.changes.setRunCheckpoint(run.id, cp.id);
+        } catch (err) {
+          this.logger.warn({ runId: run.id, err }, 'could not take the run\'s workspace checkpoint; a fork will not restore files for this run');
+        }
+      })());
+  }
+
+  private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult, workspace: Workspace): Promise<void> {
     if (result.status === 'paused' && result.pendingCall) {
       const call = result.pendingCall;
       let input: unknown = call.arguments;
@@ -204,9 +249,10 @@ export class AgentRunJob {
       }
       const request = await this.permissions.upsertPending({ sessionId: run.sessionId, runId: run.id, toolCallId: call.id, toolName: call.name, input });
       if (request.status === 'pending') {
+        const preview = await permissionPreview(call.name, input, workspace, this.config.env.FILE_CHANGE_MAX_BYTES);
         const appended = await this.events.append(
           run.sessionId,
-          [{ type: 'permission.requested', data: { permissionId: request.id, toolCallId: call.id, toolName: call.name, input } }],
+          [{ type: 'permission.requested', data: { permissionId: request.id, toolCallId: call.id, toolName: call.name, input, ...(preview ? { preview } : {}) } }],
           { runId: run.id, leaseId },
         );
         await this.bus.publishEvents(appended);

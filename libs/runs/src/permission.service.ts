@@ -1,12 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { EventBusRepository, EventRepository, PermissionRecord, PermissionRepository, RunRepository } from '@h/db';
-import { AppException } from '@h/http';
+import { AppException, errorStatus } from '@h/http';
 import { AccessGrant, AuditService, Principal } from '@h/identity';
+import { CORE_TOOLS } from '@h/tools';
 import { RunDispatcher } from './run-dispatcher.service';
 import type { PermissionDecisionDto, PermissionDto, PermissionListDto } from './run.dto';
 
 function toDto({ decision: _d, ...p }: PermissionRecord): PermissionDto {
   return p;
+}
+
+/**
+ * An edited input must fit the tool's own parameters, so the tool runs with exactly what the person
+ * approved (the engine would otherwise turn a bad one into an error result nobody saw coming).
+ */
+function assertToolInput(toolName: string, input: Record<string, unknown>): void {
+  const tool = CORE_TOOLS.find((t) => t.name === toolName);
+  if (!tool) return; // a tool outside the core set is checked by the engine when it runs
+  const parsed = tool.input.safeParse(input);
+  if (parsed.success) return;
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+  throw new AppException(errorStatus('INVALID_TOOL_INPUT'), 'INVALID_TOOL_INPUT', `The edited input does not fit ${toolName}: ${issues}`);
 }
 
 // Approvals live in Postgres, never in a process: the run's job ended when it asked, and the
@@ -35,6 +49,7 @@ export class PermissionService {
     if (body.behavior === 'deny' && body.updatedInput !== undefined) {
       throw AppException.badRequest('VALIDATION_FAILED', 'updatedInput only goes with behavior "allow"');
     }
+    if (body.updatedInput !== undefined) assertToolInput(request.toolName, body.updatedInput);
     const decided = await this.permissions.decide(id, {
       status: body.behavior === 'allow' ? 'allowed' : 'denied',
       decidedById: principal.userId,

@@ -224,6 +224,24 @@ export interface FsChangedNotification {
 export const PTY_HIGH_WATER_BYTES = 512 * 1024;
 export const PTY_LOW_WATER_BYTES = 64 * 1024;
 
+export interface CheckpointCreateParams {
+  /** Files larger than this stay out of the checkpoint (default 5 MiB). */
+  maxFileBytes?: number;
+}
+export interface CheckpointCreateResult {
+  /** Names the checkpoint for `checkpoint.restore` (40 hex digits). */
+  id: string;
+  files: number;
+  /** Files left out for their size, relative to the root. */
+  skipped: string[];
+}
+export interface CheckpointRestoreResult {
+  /** Files written back. */
+  restored: number;
+  /** Files created after the checkpoint, removed. */
+  removed: number;
+}
+
 /** Request method -> [params, result]. */
 export interface SandboxMethods {
   health: [Record<string, never>, HealthResult];
@@ -246,5 +264,9 @@ export interface SandboxMethods {
   /** Stop receiving a terminal's output on this connection (a kept-alive terminal keeps running). */
   'pty.detach': [{ ptyId: string }, null];
   'pty.list': [Record<string, never>, PtyInfo[]];
+  /** Snapshots the workspace (apps/sandboxd checkpoint.service.ts says what is kept). */
+  'checkpoint.create': [CheckpointCreateParams, CheckpointCreateResult];
+  /** Puts the workspace back as the checkpoint holds it; NOT_FOUND when this sandbox lacks it. */
+  'checkpoint.restore': [{ id: string }, CheckpointRestoreResult];
 }
 export type SandboxMethod = keyof SandboxMethods;

@@ -22,3 +22,12 @@ export { p, params, type Param, type Params } from './tool-params';
 export { processAlive, waitForCondition } from './testing/process-helpers';
 export type { AgentTerminal, RunningTerminal, TerminalHost } from './terminal-host';
 export { detectLoopbackUrls, keyLines } from './terminal-watch';
+export {
+  lineCounts,
+  MISSING_SIDE,
+  readSide,
+  textSide,
+  workspaceRelative,
+  type FileChangeCapture,
+  type FileChangeCaptureOptions,
+} from './file-changes/file-change-capture';

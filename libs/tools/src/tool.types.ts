@@ -1,5 +1,6 @@
 import type { AgentTodo, Workspace } from '@h/contracts';
 import type { z } from 'zod';
+import type { FileChangeCapture, FileChangeCaptureOptions } from './file-changes/file-change-capture';
 import type { OutputStore, StoredOutputRef } from './output.store';
 import type { TerminalHost } from './terminal-host';
 
@@ -51,6 +52,8 @@ export interface ToolContext {
    * means "only this tool" as far as a refusal may assume.
    */
   offered?: ReadonlySet<string>;
+  /** Set when the caller records file changes for review: the write tools then capture before/after. */
+  changes?: FileChangeCaptureOptions;
 }
 
 /** Whether a tool may be named to the model (a refusal must never point at a tool it lacks). */
@@ -66,6 +69,8 @@ export interface ToolResult {
   data?: unknown;
   /** Set when `text` is a distillation of a longer output kept in the OutputStore (`[cmd #id]`). */
   output?: StoredOutputRef;
+  /** Files the call changed, before/after (only when ToolContext.changes asked for them). */
+  changes?: FileChangeCapture[];
 }
 
 export interface AgentTool<I = any> {

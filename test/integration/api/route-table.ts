@@ -422,6 +422,86 @@ export const ROUTES: Record<string, RouteSpec> = {
     success: 200,
     prepare: async (f) => ({ params: team(f), query: '?month=2026-11' }),
   },
+  // The agent's file changes (libs/changes) and forks (libs/sessions).
+  'GET /api/v1/sessions/{id}/changes': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await shared(f)).sessionId } }),
+  },
+  'GET /api/v1/changes/{id}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await sharedChange(f)).changeId } }),
+  },
+  'POST /api/v1/changes/{id}/accept': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await newChange(f)).changeId } }),
+  },
+  'POST /api/v1/changes/{id}/reject': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await newChange(f)).changeId } }),
+  },
+  'POST /api/v1/runs/{id}/revert': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    // Each call reverts the one change it just added (the ones before were reverted already).
+    prepare: async (f) => ({ params: { id: (await newChange(f, await revertRun(f))).runId } }),
+  },
+  'POST /api/v1/sessions/{id}/fork': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 201,
+    prepare: async (f) => {
+      const { sessionId, atSeq } = await newForkableSession(f);
+      return { params: { id: sessionId }, body: { atSeq, restoreFiles: true } };
+    },
+  },
+};
+
+/**
+ * An agent change recorded the way the run job records one: the agent created a file (made here
+ * by the owner), so a reject deletes it again and needs only the fixture's sandbox.
+ */
+export async function newChange(f: TeamFixture, run?: { sessionId: string; runId: string }): Promise<{ changeId: string; runId: string }> {
+  // Runs stay queued in these stacks (no worker), and a team may have 50: changes share runs.
+  const { sessionId, runId } = run ?? (await shared(f));
+  const path = await newFile(f, 'change');
+  const after = { exists: true, content: 'route table\n', bytes: 12, binary: false, directory: false, tooLarge: false };
+  const before = { exists: false, content: null, bytes: 0, binary: false, directory: false, tooLarge: false };
+  const [row] = await sql<{ id: string }>(
+    `INSERT INTO "AgentChange" (id, "sessionId", "runId", "toolCallId", kind, path, before, after, added, removed)
+     VALUES (gen_random_uuid(), $1, $2, 'call-route-table', 'create', $3, $4, $5, 1, 0) RETURNING id`,
+    [sessionId, runId, path, JSON.stringify(before), JSON.stringify(after)],
+  );
+  return { changeId: row.id, runId };
+}
+
+const forkWorkspaces = new WeakMap<TeamFixture, Promise<string>>();
+/**
+ * A session whose log holds one user message, in a workspace of its own with no run (the
+ * fixture's workspace always has a queued one, and a fork waits for runs to end).
+ */
+export async function newForkableSession(f: TeamFixture): Promise<{ sessionId: string; atSeq: number }> {
+  if (!forkWorkspaces.has(f)) forkWorkspaces.set(f, createWorkspace(f.owner, f.teamId, `fork-${randomUUID().slice(0, 6)}`));
+  const workspaceId = await (forkWorkspaces.get(f) as Promise<string>);
+  const res = await f.owner.client.post(`/api/v1/workspaces/${workspaceId}/sessions`, { title: 'fork me' });
+  const sessionId = await expectCreated(res, 201, 'create session');
+  await sql(`INSERT INTO "Event" ("sessionId", seq, "runId", type, data) VALUES ($1, 1, NULL, 'message.user', '{"content":"fork from here"}')`, [sessionId]);
+  await sql(`UPDATE "AgentSession" SET "lastSeq" = 1 WHERE id = $1`, [sessionId]);
+  return { sessionId, atSeq: 1 };
+}
+
+const revertRuns = new WeakMap<TeamFixture, Promise<{ sessionId: string; runId: string }>>();
+const revertRun = (f: TeamFixture) => {
+  if (!revertRuns.has(f)) revertRuns.set(f, newRun(f));
+  return revertRuns.get(f) as Promise<{ sessionId: string; runId: string }>;
+};
+
+const sharedChanges = new WeakMap<TeamFixture, Promise<{ changeId: string; runId: string }>>();
+const sharedChange = (f: TeamFixture) => {
+  if (!sharedChanges.has(f)) sharedChanges.set(f, newChange(f));
+  return sharedChanges.get(f) as Promise<{ changeId: string; runId: string }>;
 };
 
 export function routeKey(method: string, path: string): string {

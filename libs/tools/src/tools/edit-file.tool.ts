@@ -1,6 +1,7 @@
 import { applyExactEdit } from '@h/workspace-fs';
 import { p, params } from '../tool-params';
 import { offers, ToolError, type AgentTool } from '../tool.types';
+import { textSide, workspaceRelative } from '../file-changes/file-change-capture';
 import { assertNotSecret } from './guards';
 import { READ_FILE_MAX_BYTES } from './read-file.tool';
 
@@ -35,6 +36,9 @@ export const editFileTool: AgentTool<typeof input.zod._output> = {
     const updated = edit.text;
     await workspace.writeFile(path, updated);
     const what = replacements > 1 ? `${replacements} occurrences` : `line ${line}`;
-    return { text: `Edited ${path} (${what})`, data: { path, replacements, line } };
+    const { changes } = ctx;
+    // The text read above is the before side: no second read.
+    const change = changes && { kind: 'modify' as const, path: workspaceRelative(workspace.root, path), fromPath: null, before: textSide(text, changes), after: textSide(updated, changes) };
+    return { text: `Edited ${path} (${what})`, data: { path, replacements, line }, ...(change ? { changes: [change] } : {}) };
   },
 };

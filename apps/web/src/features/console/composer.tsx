@@ -6,6 +6,7 @@ import { api } from '../../lib/api-client';
 import type { Run } from '@h/contracts';
 import { makeClientId } from '../../lib/client-id';
 import { useAction } from '../../lib/use-action';
+import { takeDraft } from './turn-actions';
 
 export function Composer({
   sessionId,
@@ -18,7 +19,8 @@ export function Composer({
   activeRunId: string | null;
   onPosted: (run: Run) => void;
 }) {
-  const [content, setContent] = useState('');
+  // A fork hands over the message it was made at, to edit and send again.
+  const [content, setContent] = useState(() => takeDraft(sessionId));
   const send = useAction();
   const cancel = useAction();
   // One id per message: a retry after a lost answer, or a double submit, names the same message

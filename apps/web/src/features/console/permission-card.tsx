@@ -4,6 +4,8 @@ import { useId, useState } from 'react';
 import { FormError } from '../../components/form-error';
 import { api } from '../../lib/api-client';
 import { useAction } from '../../lib/use-action';
+import { DiffLinesView } from './diff-card';
+import { parseUnified } from './diff-lines';
 import { parseArgs } from './tool-args';
 import type { PendingPermission } from './transcript-state';
 
@@ -56,18 +58,75 @@ function InputPreview({ input }: { input: unknown }) {
   return <pre className="perm-input">{JSON.stringify(args, null, 2)}</pre>;
 }
 
+// The worker's preview when there is one: the exact diff against the file as it is now, or the
+// exact command; else what the input says.
+function Preview({ permission }: { permission: PendingPermission }) {
+  const p = permission.preview;
+  if (p?.kind === 'diff') {
+    return (
+      <>
+        <p className="perm-path mono">
+          {p.path}{' '}
+          <span className="diff-counts small">
+            <span className="diff-count-add">+{p.added}</span> <span className="diff-count-del">−{p.removed}</span>
+          </span>
+        </p>
+        <DiffLinesView lines={parseUnified(p.diff)} label={`Proposed change to ${p.path}`} />
+      </>
+    );
+  }
+  return (
+    <>
+      {p?.kind === 'unavailable' ? <p className="muted small">No diff: {p.reason}.</p> : null}
+      <InputPreview input={permission.input} />
+    </>
+  );
+}
+
+/** What the edit box starts with: the command for a command tool, else the input as JSON. */
+function editableText(input: unknown): { mode: 'command' | 'json'; text: string } {
+  const args = parseArgs(input);
+  if (args && typeof args.command === 'string' && Object.keys(args).length === 1) return { mode: 'command', text: args.command };
+  return { mode: 'json', text: JSON.stringify(args ?? input, null, 2) };
+}
+
 export function PermissionCard({ permission, canDecide }: { permission: PendingPermission; canDecide: boolean }) {
   const [message, setMessage] = useState('');
   const [choice, setChoice] = useState<'allow' | 'deny' | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [edit, setEdit] = useState(() => editableText(permission.input));
+  const [editError, setEditError] = useState<string>();
   const action = useAction();
   const headingId = useId();
   const messageId = useId();
+  const editId = useId();
+
+  /** The edited input, or undefined when unchanged; throws a message for bad JSON. */
+  const updatedInput = (): Record<string, unknown> | undefined => {
+    if (!editing) return undefined;
+    if (edit.mode === 'command') return { command: edit.text };
+    const parsed: unknown = JSON.parse(edit.text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The input must be a JSON object.');
+    return parsed as Record<string, unknown>;
+  };
 
   const decide = (behavior: 'allow' | 'deny') => {
+    let input: Record<string, unknown> | undefined;
+    try {
+      input = behavior === 'allow' ? updatedInput() : undefined;
+      setEditError(undefined);
+    } catch (err) {
+      setEditError(err instanceof SyntaxError ? `Not valid JSON: ${err.message}` : (err as Error).message);
+      return;
+    }
     setChoice(behavior);
     void action
       .run(async () => {
-        await api.post(`/api/v1/permissions/${encodeURIComponent(permission.permissionId)}`, { behavior, ...(message.trim() ? { message: message.trim() } : {}) });
+        await api.post(`/api/v1/permissions/${encodeURIComponent(permission.permissionId)}`, {
+          behavior,
+          ...(input ? { updatedInput: input } : {}),
+          ...(message.trim() ? { message: message.trim() } : {}),
+        });
       })
       // On success the card stays disabled until the permission.resolved event removes it (for
       // every viewer alike); on failure the choice is offered again with the api's message.
@@ -80,9 +139,24 @@ export function PermissionCard({ permission, canDecide }: { permission: PendingP
       <h3 id={headingId} className="permission-title">
         Approve <span className="mono">{permission.toolName}</span>?
       </h3>
-      <InputPreview input={permission.input} />
+      <Preview permission={permission} />
       {canDecide ? (
         <>
+          {editing ? (
+            <div className="field">
+              <label htmlFor={editId}>{edit.mode === 'command' ? 'Command to run instead' : 'Input to run instead (JSON)'}</label>
+              {edit.mode === 'command' ? (
+                <input id={editId} className="mono" value={edit.text} onChange={(e) => setEdit({ ...edit, text: e.target.value })} disabled={busy} />
+              ) : (
+                <textarea id={editId} className="mono" rows={8} value={edit.text} onChange={(e) => setEdit({ ...edit, text: e.target.value })} disabled={busy} />
+              )}
+              <FormError message={editError} />
+            </div>
+          ) : (
+            <button type="button" className="button button-ghost button-small perm-edit" onClick={() => setEditing(true)} disabled={busy}>
+              Edit before allowing
+            </button>
+          )}
           <div className="field">
             <label htmlFor={messageId}>Message to the agent (optional)</label>
             <input id={messageId} value={message} maxLength={2000} onChange={(e) => setMessage(e.target.value)} placeholder="e.g. use the other file instead" disabled={busy} />
@@ -90,7 +164,7 @@ export function PermissionCard({ permission, canDecide }: { permission: PendingP
           <FormError message={action.error} />
           <div className="form-actions">
             <button type="button" className="button button-primary" onClick={() => decide('allow')} disabled={busy}>
-              {choice === 'allow' ? 'Allowing…' : 'Allow'}
+              {choice === 'allow' ? 'Allowing…' : editing ? 'Allow edited' : 'Allow'}
             </button>
             <button type="button" className="button button-secondary" onClick={() => decide('deny')} disabled={busy}>
               {choice === 'deny' ? 'Denying…' : 'Deny'}

@@ -16,7 +16,18 @@ import { useSessionStream } from './use-session-stream';
 const POSITION_POLL_MS = 2000;
 
 
-export function SessionConsole({ session, canWrite, onActivity }: { session: AgentSession; canWrite: boolean; onActivity: () => void }) {
+export function SessionConsole({
+  session,
+  canWrite,
+  onActivity,
+  onForked,
+}: {
+  session: AgentSession;
+  canWrite: boolean;
+  onActivity: () => void;
+  /** A member forked this session: show the new one. Without it the console offers no fork. */
+  onForked?: (session: AgentSession) => void;
+}) {
   const { state, connection, error } = useSessionStream(session.id);
   const [position, setPosition] = useState<{ runId: string; position: number | null } | null>(null);
   const turns = useMemo(() => visibleTurns(state), [state]);
@@ -84,7 +95,11 @@ export function SessionConsole({ session, canWrite, onActivity }: { session: Age
       ) : null}
       <div className="console-body">
         <div className="console-main">
-          <TranscriptView turns={turns} loading={connection === 'loading'} />
+          <TranscriptView
+            turns={turns}
+            loading={connection === 'loading'}
+            actions={{ sessionId: session.id, canDecide: canWrite, busy: activeRunId !== null, onForked: onForked ?? (() => undefined) }}
+          />
           {state.pending.length ? (
             <div className="permission-stack" aria-label="Waiting for approval">
               {state.pending.map((p) => (

@@ -28,6 +28,7 @@ export function ToolCallRow({ item }: { item: ToolItem }) {
       <StatusIcon status={item.status} />
       <span className="tool-name">{item.name}</span>
       {arg ? <span className="tool-arg">{arg}</span> : null}
+      {item.editedByUser ? <span className="tool-edited small" title="A person changed the input before allowing it">edited</span> : null}
       <span className="visually-hidden">{STATUS_LABEL[item.status]}</span>
       <span className="tool-meta">
         {typeof item.exitCode === 'number' && item.exitCode !== 0 ? <span className="tool-exit">exit {item.exitCode}</span> : null}

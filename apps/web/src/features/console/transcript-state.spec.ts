@@ -77,7 +77,7 @@ describe('console transcript state', () => {
   it('should keep a pending permission until it is resolved and mark the run waiting', () => {
     const log = runLog();
     const waiting = applyEvents(initialConsoleState, log.slice(0, 7));
-    expect(waiting.pending).toEqual([{ permissionId: 'p1', runId: 'r1', toolCallId: 'c2', toolName: 'run_command', input: { command: 'npm test' } }]);
+    expect(waiting.pending).toEqual([{ permissionId: 'p1', runId: 'r1', toolCallId: 'c2', toolName: 'run_command', input: { command: 'npm test' }, preview: null }]);
     expect(waiting.runs.r1.status).toBe('waiting_permission');
     const resolved = applyEvents(waiting, log.slice(7, 9));
     expect(resolved.pending).toEqual([]);
@@ -147,5 +147,24 @@ describe('context use and run-scoped todos', () => {
     expect(paused.todos).toEqual(todos);
     const next = applyEvents(paused, [ev('r2', 'message.user', { content: 'something else' }), ev('r2', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] })]);
     expect(next.todos).toEqual([]);
+  });
+});
+
+describe('diff cards in the transcript', () => {
+  it('should show a card per file.changed and follow its status when it is rejected or reverted', () => {
+    seq = 0;
+    const changed = (id: string, path: string) => ev('r1', 'file.changed', { changeId: id, toolCallId: 'c1', kind: 'modify', path, fromPath: null, added: 1, removed: 1, binary: false, tooLarge: false });
+    const state = oneByOne([
+      ev('r1', 'message.user', { content: 'edit' }),
+      ev('r1', 'run.started', { model: 'm', thinking: false, systemChunkIds: [] }),
+      changed('ch1', 'a.txt'),
+      changed('ch2', 'b.txt'),
+      ev('r1', 'file.change.resolved', { changeIds: ['ch1'], status: 'rejected', changes: [], decidedBy: 'u1' }),
+    ]);
+    const cards = state.turns[0].items.filter((i) => i.kind === 'change');
+    expect(cards.map((c) => c.kind === 'change' && [c.path, c.status])).toEqual([
+      ['a.txt', 'rejected'],
+      ['b.txt', 'applied'],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { DeltaFrame, EventEnvelope, RunStatus, Usage, Todo, AgentToolCall as ToolCallData } from '@h/contracts';
+import type { AgentChangeKind, AgentChangeStatus, DeltaFrame, EventEnvelope, PermissionPreview, RunStatus, Usage, Todo, AgentToolCall as ToolCallData } from '@h/contracts';
 
 // The console's view of one session, folded from its event log. Pure functions of the events, so a
 // reload (the log read again from seq 0) rebuilds exactly what the live page showed.
@@ -16,12 +16,31 @@ export interface ToolItem {
   durationMs: number | null;
   /** A command's exit code: the call succeeded, but what it ran may have failed. */
   exitCode?: number | null;
+  /** A person changed the input before allowing it: `arguments` is theirs. */
+  editedByUser?: boolean;
+}
+
+/** One file the agent changed (`file.changed`), shown as a diff card; its status follows decisions. */
+export interface ChangeItem {
+  kind: 'change';
+  key: string;
+  changeId: string;
+  runId: string | null;
+  change: AgentChangeKind;
+  path: string;
+  fromPath: string | null;
+  added: number;
+  removed: number;
+  binary: boolean;
+  tooLarge: boolean;
+  status: AgentChangeStatus;
 }
 
 export type TranscriptItem =
-  | { kind: 'user'; key: string; content: string }
+  | { kind: 'user'; key: string; content: string; seq: number }
   | { kind: 'assistant'; key: string; content: string | null; reasoning: string | null; streaming?: boolean }
   | ToolItem
+  | ChangeItem
   | { kind: 'summary'; key: string; summary: string }
   | { kind: 'notice'; key: string; tone: 'info' | 'error'; text: string }
   | { kind: 'end'; key: string; status: 'completed' | 'failed' | 'cancelled'; text: string };
@@ -41,6 +60,8 @@ export interface PendingPermission {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** The diff or command the worker computed before asking. */
+  preview: PermissionPreview | null;
 }
 
 /** The session's totals, summed from the `usage` event of every model request in the log. */
@@ -176,7 +197,7 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
     case 'message.user': {
       // Harness reminders are for the model, not something a person typed.
       if (d.synthetic) return;
-      turnFor(state, e).items.push({ kind: 'user', key: `user-${e.seq}`, content: str(d.content) });
+      turnFor(state, e).items.push({ kind: 'user', key: `user-${e.seq}`, content: str(d.content), seq: e.seq });
       if (e.runId) {
         state.latestRunId = e.runId;
         if (!state.runs[e.runId]) setRun(state, e.runId, 'queued');
@@ -210,8 +231,32 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
       return;
     }
     case 'tool.start':
-      updateTool(state, e, str(d.toolCallId), { name: str(d.name), arguments: str(d.arguments), status: 'running' }, str(d.name));
+      updateTool(state, e, str(d.toolCallId), { name: str(d.name), arguments: str(d.arguments), status: 'running', ...(d.editedByUser ? { editedByUser: true } : {}) }, str(d.name));
       return;
+    case 'file.changed':
+      turnFor(state, e).items.push({
+        kind: 'change',
+        key: `change-${str(d.changeId)}`,
+        changeId: str(d.changeId),
+        runId: e.runId,
+        change: str(d.kind) as AgentChangeKind,
+        path: str(d.path),
+        fromPath: strOrNull(d.fromPath),
+        added: Number(d.added) || 0,
+        removed: Number(d.removed) || 0,
+        binary: d.binary === true,
+        tooLarge: d.tooLarge === true,
+        status: 'applied',
+      });
+      return;
+    case 'file.change.resolved': {
+      const ids = new Set((d.changeIds as string[] | undefined) ?? []);
+      const status = str(d.status) as AgentChangeStatus;
+      for (const turn of state.turns) {
+        turn.items = turn.items.map((i) => (i.kind === 'change' && ids.has(i.changeId) ? { ...i, status } : i));
+      }
+      return;
+    }
     case 'tool.end': {
       const found = findTool(state, str(d.toolCallId));
       const denied = found && (found.turn.items[found.index] as ToolItem).status === 'denied';
@@ -230,7 +275,14 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
       return;
     }
     case 'permission.requested': {
-      const p: PendingPermission = { permissionId: str(d.permissionId), runId: e.runId, toolCallId: str(d.toolCallId), toolName: str(d.toolName), input: d.input };
+      const p: PendingPermission = {
+        permissionId: str(d.permissionId),
+        runId: e.runId,
+        toolCallId: str(d.toolCallId),
+        toolName: str(d.toolName),
+        input: d.input,
+        preview: (d.preview as PermissionPreview | undefined) ?? null,
+      };
       state.pending = [...state.pending.filter((x) => x.permissionId !== p.permissionId), p];
       updateTool(state, e, p.toolCallId, { status: 'waiting' }, p.toolName);
       setRun(state, e.runId, 'waiting_permission');
@@ -322,6 +374,11 @@ export function visibleTurns(state: ConsoleState): Turn[] {
   const index = state.turns.findIndex((t) => t.runId === live.runId);
   if (index < 0) return [...state.turns, { runId: live.runId, startSeq: null, firstSeq: Number.MAX_SAFE_INTEGER, items: [item] }];
   return state.turns.map((t, i) => (i === index ? { ...t, items: [...t.items, item] } : t));
+}
+
+/** Changes of a run that a revert would still undo. */
+export function undoableChanges(turn: Turn): ChangeItem[] {
+  return turn.items.filter((i): i is ChangeItem => i.kind === 'change' && (i.status === 'applied' || i.status === 'accepted'));
 }
 
 export function formatTokens(n: number): string {

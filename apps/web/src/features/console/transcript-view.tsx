@@ -1,9 +1,21 @@
 'use client';
 
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { Session as AgentSession } from '@h/contracts';
+import { DiffCard } from './diff-card';
 import { MarkdownView } from './markdown-view';
 import { ToolCallRow } from './tool-call-row';
-import type { ToolItem, TranscriptItem, Turn } from './transcript-state';
+import { undoableChanges, type ToolItem, type TranscriptItem, type Turn } from './transcript-state';
+import { ForkButton, RevertRunButton } from './turn-actions';
+
+/** What members may do from the transcript; absent (viewers), the cards and messages are read-only. */
+export interface TranscriptActions {
+  sessionId: string;
+  canDecide: boolean;
+  /** Runs still going cannot be reverted or forked from (their files are still changing). */
+  busy: boolean;
+  onForked: (session: AgentSession) => void;
+}
 
 // Within this many pixels of the bottom the view follows new output; further up, the user is
 // reading and the view stays put.
@@ -23,7 +35,7 @@ function AssistantMessage({ item }: { item: Extract<TranscriptItem, { kind: 'ass
   );
 }
 
-function renderItems(items: TranscriptItem[]): ReactNode[] {
+function renderItems(items: TranscriptItem[], actions: TranscriptActions | null): ReactNode[] {
   const out: ReactNode[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
@@ -44,11 +56,15 @@ function renderItems(items: TranscriptItem[]): ReactNode[] {
     switch (item.kind) {
       case 'user':
         out.push(
-          <div key={item.key} className="msg msg-user">
+          <div key={item.key} className="msg msg-user" data-seq={item.seq}>
             <span className="visually-hidden">You: </span>
             {item.content}
+            {actions?.canDecide && !actions.busy ? <ForkButton sessionId={actions.sessionId} seq={item.seq} onForked={actions.onForked} /> : null}
           </div>,
         );
+        break;
+      case 'change':
+        out.push(<DiffCard key={item.key} item={item} canDecide={actions?.canDecide ?? false} />);
         break;
       case 'assistant':
         out.push(<AssistantMessage key={item.key} item={item} />);
@@ -80,7 +96,7 @@ function renderItems(items: TranscriptItem[]): ReactNode[] {
   return out;
 }
 
-export function TranscriptView({ turns, loading }: { turns: Turn[]; loading: boolean }) {
+export function TranscriptView({ turns, loading, actions = null }: { turns: Turn[]; loading: boolean; actions?: TranscriptActions | null }) {
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [showJump, setShowJump] = useState(false);
@@ -128,7 +144,10 @@ export function TranscriptView({ turns, loading }: { turns: Turn[]; loading: boo
           ) : (
             turns.map((turn) => (
               <div key={turn.runId ?? `t${turn.firstSeq}`} className="turn" data-run-id={turn.runId ?? undefined}>
-                {renderItems(turn.items)}
+                {renderItems(turn.items, actions)}
+                {turn.runId && actions?.canDecide && !actions.busy && undoableChanges(turn).length > 0 ? (
+                  <RevertRunButton runId={turn.runId} count={undoableChanges(turn).length} />
+                ) : null}
               </div>
             ))
           )}

@@ -78,7 +78,17 @@ export function WorkspaceAgent({ workspaceId, canWrite }: { workspaceId: string;
             />
           </div>
         ) : selected ? (
-          <SessionConsole key={selected.id} session={selected} canWrite={canWrite} onActivity={reload} />
+          <SessionConsole
+            key={selected.id}
+            session={selected}
+            canWrite={canWrite}
+            onActivity={reload}
+            onForked={(s) => {
+              setCreated(s);
+              reload();
+              select(s.id);
+            }}
+          />
         ) : (
           <div className="panel console-placeholder">
             {selectedId && list.data ? (

@@ -1,0 +1,146 @@
+// Workspace checkpoints (issue 10 point 7): what /workspace held before a run changed it, so a
+// session can be forked from an earlier message with the files as they were. Kept in a git object
+// store of our own outside the workspace (~/.h/checkpoints.git, with
+// a throwaway index per call), so the user's own .git is never read or written.
+//
+// What a checkpoint holds: every file git would not ignore under the workspace's own .gitignore
+// rules (node_modules, build output and the like are regenerable and often huge), each up to
+// `maxFileBytes`; larger files are left out. A restore brings back the saved files and removes files
+// created since, and leaves ignored and larger files alone. Nested repositories are kept as links
+// only (their files are not saved). The home directory is the sandbox's tmpfs: checkpoints last as
+// long as the sandbox runs (a stopped sandbox starts with none; restore then answers NOT_FOUND).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import { createHash, randomUUID } from 'node:crypto';
+import type { CheckpointCreateParams, CheckpointCreateResult, CheckpointRestoreResult } from '@h/sandbox-protocol';
+import { fail } from './errors';
+import type { PathResolver } from './path-resolver';
+import { sanitizedEnv } from './process-utils';
+
+const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
+const GIT_TIMEOUT_MS = 120_000;
+const ID = /^[0-9a-f]{40}$/;
+
+export class CheckpointService {
+  /** One checkpoint operation at a time: they share the object store and walk the same tree. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly paths: PathResolver,
+    private readonly gitDir = defaultGitDir(paths.root),
+  ) {}
+
+  create(p: CheckpointCreateParams): Promise<CheckpointCreateResult> {
+    return this.serial(async () => {
+      await this.init();
+      const max = p.maxFileBytes && p.maxFileBytes > 0 ? p.maxFileBytes : DEFAULT_MAX_FILE_BYTES;
+      return this.withIndex(async (env) => {
+        const skipped = await this.excludeLarge(max);
+        await this.git(['add', '-A', '--', '.'], env);
+        const tree = (await this.git(['write-tree'], env)).trim();
+        const id = (await this.git(['commit-tree', tree, '-m', 'h checkpoint'], env)).trim();
+        // A ref per checkpoint, so git never prunes one that a run still names.
+        await this.git(['update-ref', `refs/checkpoints/${id}`, id], env);
+        const files = (await this.git(['ls-files', '-z'], env)).split('\0').filter(Boolean).length;
+        return { id, files, skipped };
+      });
+    });
+  }
+
+  restore(p: { id: string }): Promise<CheckpointRestoreResult> {
+    return this.serial(async () => {
+      if (typeof p.id !== 'string' || !ID.test(p.id)) fail('INVALID_ARGUMENT', 'id: a checkpoint id (40 hex digits)');
+      if (!existsSync(this.gitDir)) fail('NOT_FOUND', `checkpoint ${p.id}: not in this sandbox (checkpoints do not outlive a sandbox stop)`);
+      await this.git(['cat-file', '-e', `${p.id}^{commit}`], {}).catch(() =>
+        fail('NOT_FOUND', `checkpoint ${p.id}: not in this sandbox (checkpoints do not outlive a sandbox stop)`),
+      );
+      return this.withIndex(async (env) => {
+        // The workspace now, by the same rules, to find files created since the checkpoint.
+        await this.excludeLarge(DEFAULT_MAX_FILE_BYTES);
+        await this.git(['add', '-A', '--', '.'], env);
+        const created = (await this.git(['diff', '--cached', '--name-only', '-z', '--diff-filter=A', p.id], env)).split('\0').filter(Boolean);
+        for (const rel of created) await rm(path.join(this.paths.root, rel), { force: true, recursive: true });
+        await this.git(['read-tree', p.id], env);
+        await this.git(['checkout-index', '-a', '-f'], env);
+        const restored = (await this.git(['ls-files', '-z'], env)).split('\0').filter(Boolean).length;
+        return { restored, removed: created.length };
+      });
+    });
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async init(): Promise<void> {
+    if (existsSync(path.join(this.gitDir, 'HEAD'))) return;
+    await mkdir(path.dirname(this.gitDir), { recursive: true });
+    await this.git(['init', '--bare', '-q', this.gitDir], {}, false);
+    await this.git(['config', 'core.autocrlf', 'false'], {});
+    await this.git(['config', 'gc.auto', '0'], {});
+  }
+
+  /** A fresh index for one operation, removed after it. */
+  private async withIndex<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
+    const index = path.join(this.gitDir, `index-${randomUUID()}`);
+    try {
+      return await fn({ GIT_INDEX_FILE: index });
+    } finally {
+      await rm(index, { force: true });
+    }
+  }
+
+  /** Files over the cap go into the store's own exclude list (never the workspace's ignore files). */
+  private async excludeLarge(maxBytes: number): Promise<string[]> {
+    const out = await run('find', ['.', '-path', '*/.git', '-prune', '-o', '-type', 'f', '-size', `+${maxBytes}c`, '-print0'], this.paths.root, {});
+    const large = out.split('\0').filter(Boolean).map((p) => p.replace(/^\.\//, ''));
+    await mkdir(path.join(this.gitDir, 'info'), { recursive: true });
+    const lines = large.map((p) => `/${p.replace(/([\\*?[\]!#])/g, '\\$1')}`);
+    await writeFile(path.join(this.gitDir, 'info', 'exclude'), lines.length ? `${lines.join('\n')}\n` : '');
+    return large;
+  }
+
+  private git(args: string[], env: Record<string, string>, inStore = true): Promise<string> {
+    const base: Record<string, string> = inStore ? { GIT_DIR: this.gitDir, GIT_WORK_TREE: this.paths.root } : {};
+    return run('git', args, this.paths.root, {
+      ...base,
+      ...env,
+      GIT_AUTHOR_NAME: 'H',
+      GIT_AUTHOR_EMAIL: 'checkpoints@h.invalid',
+      GIT_COMMITTER_NAME: 'H',
+      GIT_COMMITTER_EMAIL: 'checkpoints@h.invalid',
+      // The user's global git settings (hooks, filters) have no say over our store.
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+    });
+  }
+}
+
+/**
+ * ~/.h/checkpoints.git in a sandbox (one workspace, root /workspace); beside it a store per root
+ * when several daemons share a home (the local driver), so they never share an exclude list.
+ */
+function defaultGitDir(root: string): string {
+  const base = path.join(homedir(), '.h');
+  if (root === '/workspace') return path.join(base, 'checkpoints.git');
+  return path.join(base, `checkpoints-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.git`);
+}
+
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      cmd,
+      args,
+      { cwd, env: sanitizedEnv(env), timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${cmd} ${args[0]}: ${String(stderr).trim() || err.message}`));
+        else resolve(String(stdout));
+      },
+    );
+  });
+}

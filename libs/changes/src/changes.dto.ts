@@ -1,0 +1,50 @@
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  AGENT_CHANGE_KINDS,
+  AGENT_CHANGE_STATUSES,
+  type AgentChange,
+  type AgentChangeKind,
+  type AgentChangeRestoreResult,
+  type AgentChangeSide,
+  type AgentChangeStatus,
+  type ListResponse,
+} from '@h/contracts';
+
+export class AgentChangeSideDto implements AgentChangeSide {
+  @ApiProperty({ example: true, description: 'Whether a file (or directory) was at the path on this side' }) exists: boolean;
+  @ApiProperty({ nullable: true, type: String, example: 'export const answer = 42;\n', description: 'The text; null when missing, binary, a directory or over FILE_CHANGE_MAX_BYTES' })
+  content: string | null;
+  @ApiProperty({ example: 26 }) bytes: number;
+  @ApiProperty({ example: false }) binary: boolean;
+  @ApiProperty({ example: false }) directory: boolean;
+  @ApiProperty({ example: false, description: 'Over FILE_CHANGE_MAX_BYTES: recorded without content' }) tooLarge: boolean;
+}
+
+export class AgentChangeDto implements AgentChange<Date> {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) sessionId: string;
+  @ApiProperty({ format: 'uuid' }) runId: string;
+  @ApiProperty({ example: 'call_1' }) toolCallId: string;
+  @ApiProperty({ enum: AGENT_CHANGE_KINDS, example: 'modify' }) kind: AgentChangeKind;
+  @ApiProperty({ example: 'src/answer.ts', description: 'Relative to the workspace root (the new path of a rename)' }) path: string;
+  @ApiProperty({ nullable: true, type: String, example: null, description: 'The old path of a rename' }) fromPath: string | null;
+  @ApiProperty({ example: 1 }) added: number;
+  @ApiProperty({ example: 1 }) removed: number;
+  @ApiProperty({ example: false }) binary: boolean;
+  @ApiProperty({ example: false }) tooLarge: boolean;
+  @ApiProperty({ enum: AGENT_CHANGE_STATUSES, example: 'applied' }) status: AgentChangeStatus;
+  @ApiProperty({ type: AgentChangeSideDto }) before: AgentChangeSideDto;
+  @ApiProperty({ type: AgentChangeSideDto }) after: AgentChangeSideDto;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) decidedById: string | null;
+  @ApiProperty({ nullable: true, type: Date }) decidedAt: Date | null;
+  @ApiProperty() createdAt: Date;
+}
+
+export class AgentChangeListDto implements ListResponse<AgentChangeDto> {
+  @ApiProperty({ type: [AgentChangeDto], description: 'Oldest first' }) items: AgentChangeDto[];
+}
+
+export class AgentChangeRestoreDto implements AgentChangeRestoreResult<Date> {
+  @ApiProperty({ type: [AgentChangeDto], description: 'The changes whose earlier content is back, newest first (the order they were undone)' })
+  items: AgentChangeDto[];
+}

@@ -1,0 +1,4 @@
+export * from './changes.module';
+export * from './changes.service';
+export * from './changes.dto';
+export * from './change-restore';
