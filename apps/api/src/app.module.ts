@@ -10,6 +10,7 @@ import { JobsModule } from '@h/jobs';
 import { PreferencesModule } from '@h/preferences';
 import { ProvidersModule } from '@h/providers';
 import { RunsApiModule } from '@h/runs';
+import { ScmModule } from '@h/scm';
 import { SessionsModule } from '@h/sessions';
 import { TerminalsModule } from '@h/terminals';
 import { WorkspacesModule } from '@h/workspaces';
@@ -31,6 +32,7 @@ export class AppModule {
         RunsApiModule,
         SessionsModule,
         FilesModule,
+        ScmModule,
         PreferencesModule,
         TerminalsModule,
         ChangesModule,

@@ -144,6 +144,12 @@ export const envSchema = z.object({
   FILE_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Most entries a tree listing returns (`limit` is capped here); the answer says `truncated`. */
   FILE_TREE_MAX_ENTRIES: z.coerce.number().int().min(100).max(100_000).default(10_000),
+  /** Longest one git command of the Source Control API may run in the sandbox before it is stopped (422 GIT_TIMEOUT). */
+  SCM_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** Most output kept from one git command (status beyond it says `truncated`). */
+  SCM_OUTPUT_MAX_BYTES: z.coerce.number().int().min(64 * 1024).max(64 * 1024 * 1024).default(8 * 1024 * 1024),
+  /** Largest side of a diff shown as text (`tooLarge` beyond), and the longest patch (cut, `patchTruncated`). */
+  SCM_DIFF_MAX_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(2 * 1024 * 1024),
   /** Largest IDE state document (layout, tabs, expanded folders) per user and workspace, as JSON bytes; 413 IDE_STATE_TOO_LARGE beyond. */
   IDE_STATE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024).default(64 * 1024),
   /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */

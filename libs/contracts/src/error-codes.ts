@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   PATH_OUTSIDE_WORKSPACE: { status: 400, description: 'A file path leaves the workspace: "..", a leading "/", or a symbolic link that points outside.' },
   IS_DIRECTORY: { status: 400, description: 'The path names a directory where a file is needed (or a directory delete without recursive=true).' },
   NOT_DIRECTORY: { status: 400, description: 'The path names a file where a directory is needed.' },
+  INVALID_REF_NAME: { status: 400, description: 'A branch or start point is not a valid git ref name (git check-ref-format rules); the message says which rule.' },
   // --- 401 / 403: who may do it ---
   UNAUTHENTICATED: { status: 401, description: 'No valid session cookie or API token.' },
   INVALID_CREDENTIALS: { status: 401, description: 'Email or password is wrong.' },
@@ -42,6 +43,7 @@ export const ERROR_CODES = {
   OUTPUT_NOT_FOUND: { status: 404, description: 'No stored tool output with that id in this session.' },
   INVITATION_INVALID: { status: 404, description: 'The invitation expired, was used up or revoked, or is mistyped.' },
   FILE_NOT_FOUND: { status: 404, description: 'No file or directory at that path in the workspace.' },
+  GIT_REF_NOT_FOUND: { status: 404, description: 'No branch, tag or commit of that name in the workspace repository.' },
   METHOD_NOT_ALLOWED: { status: 405, description: 'The route does not take this method.' },
   REQUEST_TIMEOUT: { status: 408, description: 'The request took too long to arrive.' },
   // --- 409: the state does not allow it ---
@@ -57,6 +59,9 @@ export const ERROR_CODES = {
   CHANGE_ALREADY_DECIDED: { status: 409, description: 'The agent\'s change was already rejected or reverted (accepting it again is allowed).' },
   CHECKPOINT_GONE: { status: 409, description: 'The run checkpoint a fork would restore is no longer in the sandbox (it stopped since); fork with restoreFiles: false to keep the files as they are.' },
   RUN_ACTIVE: { status: 409, description: 'A run is queued, running or waiting in this workspace; wait for it or cancel it first.' },
+  NOT_A_REPOSITORY: { status: 409, description: 'The workspace has no git repository at its root: POST …/git/init makes one.' },
+  GIT_CONFLICT: { status: 409, description: "git refused because of the repository's state (local changes a checkout would overwrite, another git command running, a merge in progress); the message is git's, with what to do." },
+  GIT_REFUSED: { status: 409, description: "git refused the request (nothing to commit, branch exists, ...); the message is git's." },
   PRECONDITION_FAILED: { status: 412, description: 'If-Match: * but there is no file to overwrite.' },
   // --- size, type and rate ---
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than BODY_LIMIT.' },
@@ -66,6 +71,7 @@ export const ERROR_CODES = {
   CHANGE_NOT_RESTORABLE: { status: 422, description: 'The earlier side of the change was not recorded (binary, a directory, or over FILE_CHANGE_MAX_BYTES), so it cannot be restored.' },
   INVALID_TOOL_INPUT: { status: 422, description: 'An edited tool input does not fit the tool\'s parameters; the message names the field.' },
   UNPROCESSABLE: { status: 422, description: 'The request is well-formed but cannot be processed.' },
+  GIT_TIMEOUT: { status: 422, description: 'A git command in the sandbox ran longer than SCM_COMMAND_TIMEOUT_MS and was stopped (a hook that waits, a huge repository).' },
   PRECONDITION_REQUIRED: { status: 428, description: 'A write over an existing file without If-Match: send the ETag you read, or If-Match: *.' },
   RATE_LIMITED: { status: 429, description: 'Too many attempts; retry after the Retry-After header.' },
   TOO_MANY_STREAMS: { status: 429, description: 'The caller holds STREAMS_PER_PRINCIPAL live streams already.' },

@@ -6,6 +6,7 @@ export * from './identity-api';
 export * from './workspace-api';
 export * from './socket-events';
 export * from './files';
+export * from './scm';
 export * from './preferences';
 export * from './terminals';
 export * from './changes';

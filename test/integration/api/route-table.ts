@@ -121,6 +121,44 @@ const sharedFile = (f: TeamFixture) => {
   return sharedFiles.get(f) as Promise<string>;
 };
 
+const sharedRepos = new WeakMap<TeamFixture, Promise<void>>();
+/** The fixture's workspace as a git repository with one commit (Source Control routes), made by the owner. */
+const sharedRepo = (f: TeamFixture) => {
+  if (!sharedRepos.has(f)) {
+    sharedRepos.set(
+      f,
+      (async () => {
+        const git = (route: string) => `/api/v1/workspaces/${f.workspaceId}/git/${route}`;
+        const path = await newFile(f, 'repo');
+        for (const [route, body, status] of [
+          ['init', {}, 200],
+          ['stage', { paths: [path] }, 200],
+          ['commit', { message: 'route table' }, 201],
+        ] as const) {
+          const res = await f.owner.client.post(git(route), body);
+          if (res.status !== status) throw new Error(`git ${route}: expected ${status}, got ${res.status} ${res.text}`);
+        }
+      })(),
+    );
+  }
+  return sharedRepos.get(f) as Promise<void>;
+};
+
+/** A request in the shared repository (made first). */
+async function inRepo(f: TeamFixture, rest: Omit<RouteRequest, 'params'> = {}): Promise<RouteRequest> {
+  await sharedRepo(f);
+  return { params: { id: f.workspaceId }, ...rest };
+}
+
+/** A new file in the shared repository, staged by the owner. */
+async function newStagedFile(f: TeamFixture, tag: string): Promise<string> {
+  await sharedRepo(f);
+  const path = await newFile(f, tag);
+  const res = await f.owner.client.post(`/api/v1/workspaces/${f.workspaceId}/git/stage`, { paths: [path] });
+  if (res.status !== 200) throw new Error(`git stage: expected 200, got ${res.status} ${res.text}`);
+  return path;
+}
+
 function roleOf(f: TeamFixture, actor: Person | null): Role | null {
   if (!actor) return null;
   return ROLES_LOW_TO_HIGH.find((r) => f.byRole(r).userId === actor.userId) ?? null;
@@ -329,6 +367,66 @@ export const ROUTES: Record<string, RouteSpec> = {
     success: 200,
     // The raw body (any content type) is the file; none at all makes it empty. Over an existing file (200).
     prepare: async (f) => ({ params: { id: f.workspaceId }, query: `?path=${await newFile(f, 'upload')}`, headers: { 'if-match': '*' } }),
+  },
+  // Source Control (libs/scm), in the fixture's workspace made a repository with one commit.
+  'GET /api/v1/workspaces/{id}/git/status': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => inRepo(f),
+  },
+  'POST /api/v1/workspaces/{id}/git/init': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, body: {} }),
+  },
+  'GET /api/v1/workspaces/{id}/git/diff': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => inRepo(f, { query: `?path=${encodeURIComponent(await sharedFile(f))}&staged=false` }),
+  },
+  'POST /api/v1/workspaces/{id}/git/stage': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => inRepo(f, { body: { paths: [await newFile(f, 'stage')] } }),
+  },
+  'POST /api/v1/workspaces/{id}/git/unstage': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, body: { paths: [await newStagedFile(f, 'unstage')] } }),
+  },
+  'POST /api/v1/workspaces/{id}/git/discard': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => inRepo(f, { body: { paths: [await newFile(f, 'discard')] } }),
+  },
+  'POST /api/v1/workspaces/{id}/git/commit': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 201,
+    prepare: async (f) => {
+      await newStagedFile(f, 'commit');
+      return inRepo(f, { body: { message: 'committed by the route table' } });
+    },
+  },
+  'GET /api/v1/workspaces/{id}/git/branches': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => inRepo(f),
+  },
+  'POST /api/v1/workspaces/{id}/git/branches': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 201,
+    // Not switched to, so every other request still finds the repository on main.
+    prepare: async (f) => inRepo(f, { body: { name: `route-table/${randomUUID().slice(0, 8)}`, from: 'main', checkout: false } }),
+  },
+  'POST /api/v1/workspaces/{id}/git/checkout': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => inRepo(f, { body: { branch: 'main' } }),
+  },
+  'GET /api/v1/workspaces/{id}/git/log': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => inRepo(f, { query: '?limit=5&skip=0' }),
   },
   // The IDE's client state (libs/preferences): every reader of a workspace keeps their own.
   'GET /api/v1/workspaces/{id}/ide-state': {

@@ -9,8 +9,11 @@ import { runBuiltin } from './ide-context';
 import { FilesIcon, GearIcon } from './icons';
 import { ExplorerView } from './explorer';
 import { OutputView } from './output-log';
-import { BranchStatus, CursorStatus, IndentStatus, LanguageStatus } from './status-items';
+import { CursorStatus, IndentStatus, LanguageStatus } from './status-items';
 import { SettingsView } from './settings-view';
+import { ScmView } from '../scm/scm-view';
+import { SourceControlIcon } from '../scm/scm-icon';
+import { ScmBranchStatus } from '../scm/scm-status-item';
 
 export { useIde, useOptionalIde } from './ide-context';
 
@@ -32,6 +35,7 @@ export interface ProblemSource { id: string; useCount(ctx: IdeContext): number }
 
 export const SIDE_VIEWS: SideView[] = [
   { id: 'explorer', title: 'Explorer', icon: <FilesIcon />, render: (ctx) => <ExplorerView ctx={ctx} /> },
+  { id: 'scm', title: 'Source Control', icon: <SourceControlIcon />, render: (ctx) => <ScmView workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} openDiff={ctx.openDiff} /> },
   { id: 'settings', title: 'Workspace', icon: <GearIcon />, render: (ctx) => <SettingsView ctx={ctx} /> },
 ];
 
@@ -56,7 +60,7 @@ export const COMMANDS: IdeCommand[] = [
 ];
 
 export const STATUS_ITEMS: StatusItem[] = [
-  { id: 'branch', align: 'left', render: (ctx) => <BranchStatus ctx={ctx} /> },
+  { id: 'branch', align: 'left', render: (ctx) => <ScmBranchStatus workspaceId={ctx.workspaceId} /> },
   { id: 'cursor', align: 'right', render: () => <CursorStatus /> },
   { id: 'indent', align: 'right', render: () => <IndentStatus /> },
   { id: 'language', align: 'right', render: () => <LanguageStatus /> },
