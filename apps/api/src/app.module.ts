@@ -4,6 +4,7 @@ import { ChangesModule } from '@h/changes';
 import { AppConfig, ConfigModule } from '@h/config';
 import { DbModule } from '@h/db';
 import { FilesModule } from '@h/files';
+import { GitRemoteModule } from '@h/git-remote';
 import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
@@ -36,6 +37,7 @@ export class AppModule {
         PreferencesModule,
         TerminalsModule,
         ChangesModule,
+        GitRemoteModule,
       ],
       controllers: [HealthController],
     };

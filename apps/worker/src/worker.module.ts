@@ -4,6 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AppConfig, ConfigModule } from '@h/config';
 import { DbModule } from '@h/db';
 import { createLogger } from '@h/http';
+import { GitRemoteWorkerModule } from '@h/git-remote';
 import { JobsModule } from '@h/jobs';
 import { RunsModule, RunWorkerModule } from '@h/runs';
 import { SandboxLifecycleModule } from '@h/workspaces';
@@ -26,6 +27,7 @@ export class WorkerModule {
         RunsModule,
         RunWorkerModule,
         SandboxLifecycleModule,
+        GitRemoteWorkerModule,
       ],
       providers: [JobDispatcher, ActiveJobs, WorkerHealthServer, ...QUEUE_PROCESSORS],
     };

@@ -195,6 +195,16 @@ export const envSchema = z.object({
   EGRESS_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   /** Lowest team role that may turn a workspace's network access on and edit its allowed hosts. */
   NETWORK_ENABLE_MIN_ROLE: z.enum(['owner', 'admin', 'member']).default('admin'),
+  /** Largest archive (zip or tar.gz) a workspace may be created from (413 ARCHIVE_TOO_LARGE beyond). */
+  WORKSPACE_ARCHIVE_MAX_BYTES: z.coerce.number().int().min(1024).max(2 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
+  /** Most bytes an uploaded archive may unpack to (422 ARCHIVE_TOO_LARGE beyond: zip bombs stop here). */
+  WORKSPACE_ARCHIVE_MAX_UNPACKED_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024 * 1024).default(1024 * 1024 * 1024),
+  /** Most entries an uploaded archive may hold (422 ARCHIVE_TOO_LARGE beyond). */
+  WORKSPACE_ARCHIVE_MAX_FILES: z.coerce.number().int().min(10).max(10_000_000).default(100_000),
+  /** How long one host-side git clone, fetch or push may take before it is stopped. */
+  GIT_REMOTE_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(24 * 3600).default(600),
+  /** Let workspaces clone from git hosts on loopback or private addresses (a git server inside your network). Off: refused, so a URL cannot reach H's own services. */
+  GIT_REMOTE_ALLOW_PRIVATE_HOSTS: bool.default(false),
   /** Tests only, refused in production: the egress proxy lets sandboxes reach loopback servers. */
   H_EGRESS_ALLOW_LOOPBACK_FOR_TESTS: bool.default(false),
   /**

@@ -10,3 +10,4 @@ export * from './scm';
 export * from './preferences';
 export * from './terminals';
 export * from './changes';
+export * from './git';

@@ -21,6 +21,7 @@ import { TeamRepository } from './repositories/team.repository';
 import { UserRepository } from './repositories/user.repository';
 import { WorkspaceRepository } from './repositories/workspace.repository';
 import { AgentChangeRepository } from './repositories/agent-change.repository';
+import { WorkspaceGitRemoteRepository } from './repositories/workspace-git-remote.repository';
 
 const repositories = [
   AgentSessionRepository,
@@ -43,6 +44,7 @@ const repositories = [
   UserRepository,
   WorkspaceRepository,
   AgentChangeRepository,
+  WorkspaceGitRemoteRepository,
 ];
 
 @Global()

@@ -23,3 +23,4 @@ export * from './quota';
 export * from './repositories/invitation.repository';
 export * from './repositories/ide-state.repository';
 export * from './repositories/agent-change.repository';
+export * from './repositories/workspace-git-remote.repository';

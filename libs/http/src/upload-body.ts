@@ -10,7 +10,11 @@ import { AppException } from './app.exception';
 // other type with 415; these routes are exempt from it and parse their own bodies here, with
 // their own limit (FILE_UPLOAD_MAX_BYTES) named in the 413. One list, so what the API accepts is
 // decided in one place.
-export const RAW_BODY_ROUTES: readonly RegExp[] = [/^\/api\/v1\/workspaces\/[^/?#]+\/files\/upload\/?(?:\?|$)/];
+export const RAW_BODY_ROUTES: readonly RegExp[] = [
+  /^\/api\/v1\/workspaces\/[^/?#]+\/files\/upload\/?(?:\?|$)/,
+  // A workspace from an archive (libs/git-remote): streamed to disk with WORKSPACE_ARCHIVE_MAX_BYTES.
+  /^\/api\/v1\/teams\/[^/?#]+\/workspaces\/import\/?(?:\?|$)/,
+];
 
 export function isRawBodyRoute(req: Request): boolean {
   return RAW_BODY_ROUTES.some((r) => r.test(req.originalUrl));

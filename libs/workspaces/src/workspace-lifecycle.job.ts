@@ -1,7 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { QuotaExceededError, WorkspaceRepository } from '@h/db';
 import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { SandboxManager } from './sandbox-manager.service';
+import { WorkspaceImporter } from './workspace-import.port';
 
 // A new workspace gets its sandbox right away (from the warm pool when one is ready), so the first
 // agent run does not wait for a container; a deleted one has its container and volume removed.
@@ -12,6 +13,8 @@ export class WorkspaceLifecycleJob {
   constructor(
     private readonly workspaces: WorkspaceRepository,
     private readonly sandboxes: SandboxManager,
+    // libs/git-remote's worker module provides it; without it workspaces start empty.
+    @Optional() private readonly importer?: WorkspaceImporter,
   ) {}
 
   @OnJob(JobName.WorkspaceSetup)
@@ -22,9 +25,15 @@ export class WorkspaceLifecycleJob {
       return;
     }
     if (workspace.status === 'ready') return;
+    let opened: Awaited<ReturnType<SandboxManager['open']>>;
     try {
-      await this.sandboxes.open(workspace);
+      opened = await this.sandboxes.open(workspace);
     } catch (err) {
+      if (err instanceof QuotaExceededError && (await this.importer?.pending(workspaceId))) {
+        // Files to bring in need the sandbox now: say so, and let the user retry once one is free.
+        await this.workspaces.markSetUp(workspaceId, 'error', `${err.message} Then retry the setup: the files are brought in once a sandbox can start.`);
+        return;
+      }
       if (err instanceof QuotaExceededError) {
         // Not an error of the workspace: its sandbox starts on first use, within the quota then.
         this.logger.log({ workspaceId, teamId: workspace.teamId }, 'sandbox not started ahead: the team is at its running-sandbox quota');
@@ -35,6 +44,21 @@ export class WorkspaceLifecycleJob {
       this.logger.error({ workspaceId, err }, 'sandbox setup failed');
       await this.workspaces.markSetUp(workspaceId, 'error', 'The sandbox could not be started. H retries on its own; if this stays, an admin can find the cause in the worker log.');
       throw err; // retried with backoff; a later attempt sets it ready
+    }
+    if (this.importer && (await this.importer.pending(workspaceId))) {
+      // A clone or an uploaded archive: the workspace stays provisioning, its message shows progress.
+      const progress = (message: string) =>
+        void this.workspaces.setStatusMessage(workspaceId, message).catch((err) => this.logger.warn({ err, workspaceId }, 'could not record import progress'));
+      const problem = await this.importer.run(workspace, opened.record, progress).catch(async (err) => {
+        this.logger.error({ workspaceId, err }, 'workspace import failed');
+        await this.workspaces.markSetUp(workspaceId, 'error', 'The files could not be brought into the workspace. H retries on its own; if this stays, an admin can find the cause in the worker log.');
+        throw err;
+      });
+      if (problem) {
+        // The user's to fix (token, branch, URL): retrying the same job would only fail again.
+        await this.workspaces.markSetUp(workspaceId, 'error', problem);
+        return;
+      }
     }
     await this.workspaces.markSetUp(workspaceId, 'ready', null);
     this.logger.log({ workspaceId, teamId: workspace.teamId }, 'workspace set up');

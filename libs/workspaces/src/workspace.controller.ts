@@ -51,6 +51,20 @@ export class WorkspaceController {
     return this.workspaces.update(principal, access, id, body, ip);
   }
 
+  @Post('workspaces/:id/setup/retry')
+  @HttpCode(200)
+  @Access('workspace', 'id', 'member')
+  @ApiOkResponse({ type: WorkspaceDto, description: 'Back in "provisioning"; a worker sets it up again (clone, unpack, sandbox)' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'CONFLICT: the workspace is not in status "error"' })
+  retryWorkspaceSetup(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentAccess() access: AccessGrant,
+    @Param('id') id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<WorkspaceDto> {
+    return this.workspaces.retrySetup(principal, access, id, ip);
+  }
+
   @Get('workspaces/:id/egress-log')
   @Access('workspace', 'id', 'admin')
   @ApiOkResponse({ type: EgressLogDto, description: "The sandbox's latest 100 connections through the egress proxy, allowed and refused" })

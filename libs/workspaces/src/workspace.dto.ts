@@ -1,9 +1,61 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { WORKSPACE_STATUSES, type ListResponse, type WorkspaceResponse, type WorkspaceStatus } from '@h/contracts';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { WORKSPACE_STATUSES, type GitWorkspaceSource, type ListResponse, type WorkspaceResponse, type WorkspaceStatus } from '@h/contracts';
 
 /** Entries of a workspace's egress allowlist at most. */
 export const MAX_ALLOWED_HOSTS = 100;
+
+/** A git branch name: no leading "-", no "..", "//" or "@{", no trailing "." or "/". */
+export const GIT_BRANCH_PATTERN = '^(?!-)(?!.*\\.\\.)(?!.*//)(?!.*@\\{)[A-Za-z0-9._/-]{1,200}(?<![./])$';
+
+/** The largest pasted deploy key (an RSA-4096 OpenSSH key is about 3.4 KB). */
+export const MAX_PRIVATE_KEY_LENGTH = 16_384;
+
+export class GitRemoteInputDto {
+  @ApiProperty({ example: 'https://git.example.org/team/billing.git', maxLength: 2048, description: 'https://, http:// or ssh (ssh://… or git@host:path); no password or token in it' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  url: string;
+
+  @ApiPropertyOptional({ example: 'main', maxLength: 200, pattern: GIT_BRANCH_PATTERN, description: "Branch to check out; default the remote's default branch" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @Matches(new RegExp(GIT_BRANCH_PATTERN), { message: 'branch must be a valid git branch name' })
+  branch?: string;
+
+  @ApiPropertyOptional({ example: 'glpat-xxxxxxxxxxxxxxxxxxxx', maxLength: 4096, description: 'HTTPS: an access token (or password), sent as Basic auth; stored encrypted, never returned' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
+  @Matches(/^[\x21-\x7e]+$/, { message: 'token must be printable ASCII without spaces' })
+  token?: string;
+
+  @ApiPropertyOptional({ example: 'ci-bot', maxLength: 200, pattern: '^[A-Za-z0-9._@+-]{1,200}$', description: 'HTTPS: the user name for the token (default "git")' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9._@+-]{1,200}$/, { message: 'username may contain letters, digits and . _ @ + -' })
+  username?: string;
+
+  @ApiPropertyOptional({
+    example: '-----BEGIN OPENSSH PRIVATE KEY-----\n…\n-----END OPENSSH PRIVATE KEY-----',
+    maxLength: MAX_PRIVATE_KEY_LENGTH,
+    description: 'SSH: a deploy key (OpenSSH or PEM private key, no passphrase); stored encrypted, never returned',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_PRIVATE_KEY_LENGTH)
+  privateKey?: string;
+}
+
+export class WorkspaceSourceDto extends GitRemoteInputDto implements GitWorkspaceSource {
+  @ApiProperty({ enum: ['git'], example: 'git', description: 'Clone a git repository (archives: POST /api/v1/teams/{teamId}/workspaces/import)' })
+  @IsIn(['git'])
+  kind: 'git';
+}
 
 export class CreateWorkspaceDto {
   @ApiProperty({ example: 'billing-service', minLength: 1, maxLength: 80 })
@@ -18,6 +70,12 @@ export class CreateWorkspaceDto {
   @IsString()
   @MaxLength(500)
   description?: string;
+
+  @ApiPropertyOptional({ type: WorkspaceSourceDto, description: 'Where the files come from; omitted: an empty workspace. The clone runs on the server, the credential never enters the sandbox.' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => WorkspaceSourceDto)
+  source?: WorkspaceSourceDto;
 }
 
 export class UpdateWorkspaceDto {

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '@h/config';
 import { EgressLogRepository, QuotaExceededError, SandboxRepository, WorkspaceRecord, WorkspaceRepository } from '@h/db';
 import { isAllowlistEntry, normalizeHost } from '@h/egress';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal, quotaExceeded, roleAtLeast } from '@h/identity';
 import { JobName, JobQueueService } from '@h/jobs';
+import { WorkspaceSourceStore } from './workspace-import.port';
 import type { CreateWorkspaceDto, EgressLogDto, UpdateWorkspaceDto, WorkspaceDto, WorkspaceListDto } from './workspace.dto';
 
 const EGRESS_LOG_PAGE = 100;
@@ -22,13 +23,27 @@ export class WorkspaceService {
     private readonly audit: AuditService,
     private readonly egressLog: EgressLogRepository,
     private readonly config: AppConfig,
+    // libs/git-remote's api module provides it; without it only empty workspaces can be made.
+    @Optional() private readonly sources?: WorkspaceSourceStore,
   ) {}
 
   async list(access: AccessGrant): Promise<WorkspaceListDto> {
     return { items: (await this.workspaces.listByTeam(access.teamId)).map(toDto) };
   }
 
-  async create(principal: Principal, access: AccessGrant, body: CreateWorkspaceDto, ip: string | null): Promise<WorkspaceDto> {
+  /**
+   * `prepare` runs after the row exists and before setup is queued (an uploaded archive is put
+   * where the worker finds it); a failure there removes the workspace again.
+   */
+  async create(
+    principal: Principal,
+    access: AccessGrant,
+    body: CreateWorkspaceDto,
+    ip: string | null,
+    prepare?: (workspaceId: string) => Promise<void>,
+  ): Promise<WorkspaceDto> {
+    if (body.source && !this.sources) throw new AppException(422, 'UNPROCESSABLE', 'This server cannot clone repositories.');
+    const checked = body.source && this.sources ? await this.sources.check(body.source) : undefined;
     const workspace = await this.workspaces
       .create(
         { teamId: access.teamId, createdById: principal.userId, name: body.name.trim(), description: body.description?.trim() ?? '' },
@@ -37,6 +52,13 @@ export class WorkspaceService {
       .catch((err: unknown) => {
         throw err instanceof QuotaExceededError ? quotaExceeded(err) : err;
       });
+    try {
+      if (checked !== undefined) await this.sources?.save(workspace.id, checked);
+      await prepare?.(workspace.id);
+    } catch (err) {
+      await this.workspaces.remove(workspace.id);
+      throw err;
+    }
     // Setup runs in the worker; the workspace shows "provisioning" until it finishes.
     await this.jobs.enqueue(JobName.WorkspaceSetup, { workspaceId: workspace.id }, { jobId: `setup-${workspace.id}` });
     await this.audit.byPrincipal(principal, {
@@ -47,6 +69,16 @@ export class WorkspaceService {
       ip,
       metadata: { name: workspace.name },
     });
+    return toDto(workspace);
+  }
+
+  /** Runs a failed setup (clone, unpack, sandbox) again, e.g. after the token was replaced. */
+  async retrySetup(principal: Principal, access: AccessGrant, id: string, ip: string | null): Promise<WorkspaceDto> {
+    const current = await this.get(access, id);
+    if (current.status !== 'error') throw AppException.conflict('CONFLICT', `Only a workspace whose setup failed can be set up again; this one is ${current.status}.`);
+    const workspace = await this.workspaces.markSetUp(id, 'provisioning', 'Waiting for a worker…');
+    await this.jobs.enqueue(JobName.WorkspaceSetup, { workspaceId: id }, { jobId: `setup-${id}-${Date.now()}` });
+    await this.audit.byPrincipal(principal, { action: 'workspace.setup.retry', teamId: access.teamId, targetType: 'workspace', targetId: id, ip });
     return toDto(workspace);
   }
 

@@ -85,6 +85,11 @@ export class WorkspaceRepository {
     });
   }
 
+  /** Progress of a running setup ("Cloning… 45%"); only while it is still provisioning. */
+  async setStatusMessage(id: string, statusMessage: string): Promise<void> {
+    await this.prisma.workspace.updateMany({ where: { id, status: 'provisioning' }, data: { statusMessage } });
+  }
+
   async remove(id: string): Promise<void> {
     await this.prisma.workspace.deleteMany({ where: { id } });
   }
