@@ -8,6 +8,7 @@ import { GitRemoteModule } from '@h/git-remote';
 import { httpLoggerParams } from '@h/http';
 import { IdentityModule } from '@h/identity';
 import { JobsModule } from '@h/jobs';
+import { PresenceModule } from '@h/presence';
 import { PreferencesModule } from '@h/preferences';
 import { ProvidersModule } from '@h/providers';
 import { RunsApiModule } from '@h/runs';
@@ -34,6 +35,7 @@ export class AppModule {
         SessionsModule,
         FilesModule,
         ScmModule,
+        PresenceModule,
         PreferencesModule,
         TerminalsModule,
         ChangesModule,

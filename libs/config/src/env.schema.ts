@@ -115,6 +115,11 @@ export const envSchema = z.object({
   RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600000).default(15000),
   /** Heartbeat comment interval on SSE streams. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(120000).default(15000),
+  /**
+   * How long a presence entry (one socket in one workspace) lives without a heartbeat; each api
+   * process renews its own sockets' entries every third of it, so a crashed process's users drop out.
+   */
+  PRESENCE_TTL_MS: z.coerce.number().int().min(1500).max(600000).default(30000),
   /** Live streams (SSE streams plus Socket.IO session subscriptions) one user or API token may hold open at once, per api process. */
   STREAMS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1000).default(16),
   /**

@@ -7,6 +7,8 @@ export * from './workspace-api';
 export * from './socket-events';
 export * from './files';
 export * from './scm';
+export * from './presence';
+export * from './model-presets';
 export * from './preferences';
 export * from './terminals';
 export * from './changes';

@@ -6,6 +6,7 @@
 import type { EventEnvelope } from './agent-events';
 import type { ErrorBody } from './error-codes';
 import type { FilesClientToServerEvents, FilesServerToClientEvents } from './files';
+import type { PresenceClientToServerEvents, PresenceServerToClientEvents } from './presence';
 import type { DeltaFrame, Permission, PermissionDecision, Run } from './session-api';
 import type { TerminalsClientToServerEvents, TerminalsServerToClientEvents } from './terminals';
 
@@ -17,8 +18,8 @@ export interface StreamErrorFrame extends ErrorBody {
   lastSeq?: number;
 }
 
-/** Live files (files.ts) ride the same socket. */
-export interface ServerToClientEvents extends FilesServerToClientEvents, TerminalsServerToClientEvents {
+/** Live files (files.ts) presence (presence.ts) and terminals (terminals.ts) ride the same socket. */
+export interface ServerToClientEvents extends FilesServerToClientEvents, PresenceServerToClientEvents, TerminalsServerToClientEvents {
   /** The handshake is authenticated: messages may be sent now. */
   ready: (hello: { userId: string; via: 'user' | 'token' }) => void;
   /** The handshake was refused; the server disconnects right after. */
@@ -35,7 +36,7 @@ export interface SubscribeRequest {
   afterSeq?: number;
 }
 
-export interface ClientToServerEvents extends FilesClientToServerEvents, TerminalsClientToServerEvents {
+export interface ClientToServerEvents extends FilesClientToServerEvents, PresenceClientToServerEvents, TerminalsClientToServerEvents {
   /** Acknowledged after the replay, with the seq the live stream continues from. */
   subscribe: (request: SubscribeRequest, ack: (answer: Ack<{ sessionId: string; lastSeq: number }>) => void) => void;
   unsubscribe: (request: { sessionId: string }, ack: (answer: Ack<{ sessionId: string }>) => void) => void;

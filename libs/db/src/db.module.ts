@@ -12,6 +12,8 @@ import { SandboxRepository } from './repositories/sandbox.repository';
 import { AuthSessionRepository } from './repositories/auth-session.repository';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { InvitationRepository } from './repositories/invitation.repository';
+import { ModelPresetRepository } from './repositories/model-preset.repository';
+import { PresenceRepository } from './repositories/presence.repository';
 import { HealthRepository } from './repositories/health.repository';
 import { IdeStateRepository } from './repositories/ide-state.repository';
 import { ProviderCredentialRepository } from './repositories/provider-credential.repository';
@@ -45,6 +47,8 @@ const repositories = [
   WorkspaceRepository,
   AgentChangeRepository,
   WorkspaceGitRemoteRepository,
+  ModelPresetRepository,
+  PresenceRepository,
 ];
 
 @Global()

@@ -21,6 +21,8 @@ export * from './repositories/tool-output.repository';
 export * from './usage';
 export * from './quota';
 export * from './repositories/invitation.repository';
+export * from './repositories/model-preset.repository';
+export * from './repositories/presence.repository';
 export * from './repositories/ide-state.repository';
 export * from './repositories/agent-change.repository';
 export * from './repositories/workspace-git-remote.repository';

@@ -6,7 +6,7 @@ import type { FilesAck, FilesServerToClientEvents } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { AppException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
-import { ackMessage, lostWorkspaceAccess } from '@h/sessions';
+import { answerSocketMessage, lostWorkspaces } from '@h/sessions';
 import { filesRoom, FilesWatchHub } from './files-watch.hub';
 
 const requestSchema = z.object({ workspaceId: z.string().uuid() });
@@ -112,16 +112,14 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
   private async recheck(socket: Socket): Promise<void> {
     const state = socket.data.files as FilesSocketState | undefined;
     if (!state) return;
-    for (const workspaceId of [...state.workspaces]) {
-      const verdict = await lostWorkspaceAccess(socket, this.auth, this.access, workspaceId);
-      if (!verdict) continue;
+    for (const { workspaceId, error } of await lostWorkspaces(socket, [...state.workspaces], { auth: this.auth, access: this.access })) {
       await this.drop(socket, workspaceId);
       const emit: FilesServerToClientEvents['files.error'] = (e) => socket.emit('files.error', e);
-      emit({ workspaceId, error: verdict });
+      emit({ workspaceId, error });
     }
   }
 
   private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<FilesAck<T>> {
-    return ackMessage(socket, this.auth, body, work, { logger: this.logger, what: 'files socket handler failed' });
+    return answerSocketMessage(socket, body, { auth: this.auth, logger: this.logger, what: 'files' }, work);
   }
 }

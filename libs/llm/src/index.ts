@@ -15,6 +15,7 @@ export {
   registerModel,
   registerConfiguredModels,
   unknownModelReason,
+  listModels,
   effectiveThinking,
   computeCost,
   emptyUsage,

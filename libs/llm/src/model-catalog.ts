@@ -88,6 +88,11 @@ export function unknownModelReason(model: string): string | null {
   return `Unknown model "${model}". Known models: ${Object.keys(MODELS).join(', ')}. An operator can add one with its context window and price in MODEL_CATALOG.`;
 }
 
+/** Every model of the catalog (built in, then configured), for pickers such as model presets. */
+export function listModels(): ModelInfo[] {
+  return Object.values(MODELS).map((m) => ({ ...m, pricePerMillion: { ...m.pricePerMillion } }));
+}
+
 /** Unknown models (custom hosts, `scripted:*`) get the seed's 128k window and v4-flash prices, flagged `known: false`. */
 export function getModelInfo(model: string): ModelInfo {
   const found = MODELS[model];

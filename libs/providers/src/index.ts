@@ -5,3 +5,5 @@ export * from './secret-box.service';
 export * from './provider.dto';
 export * from './provider-secret.reader';
 export * from './provider-secrets.module';
+export * from './model-presets/model-preset.dto';
+export * from './model-presets/model-preset.service';

@@ -6,3 +6,4 @@ export * from './realtime/socket-principal';
 export * from './realtime/live-access.service';
 export { socketBufferedBytes } from './realtime/stream-sinks';
 export * from './realtime/socket-ack';
+export * from './realtime/socket-message';

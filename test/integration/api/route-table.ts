@@ -57,6 +57,12 @@ export async function newSession(f: TeamFixture): Promise<string> {
   return expectCreated(res, 201, 'create session');
 }
 
+/** A model preset of the fixture's team, made by the owner. */
+export async function newPreset(f: TeamFixture): Promise<string> {
+  const res = await f.owner.client.post(`/api/v1/teams/${f.teamId}/model-presets`, { name: `route table ${randomUUID()}`, model: 'deepseek-v4-pro' });
+  return expectCreated(res, 201, 'create model preset');
+}
+
 /** A queued run (no worker takes it) in a new session. */
 export async function newRun(f: TeamFixture): Promise<{ sessionId: string; runId: string }> {
   const sessionId = await newSession(f);
@@ -289,6 +295,27 @@ export const ROUTES: Record<string, RouteSpec> = {
       if (res.status !== 200) throw new Error(`could not set a provider key: ${res.status} ${res.text}`);
       return { params: { ...team(f), provider: 'deepseek' } };
     },
+  },
+  // Model presets (libs/providers): everyone reads, owners and admins change; fresh presets per call.
+  'GET /api/v1/teams/{teamId}/model-presets': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f) }),
+  },
+  'POST /api/v1/teams/{teamId}/model-presets': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 201,
+    prepare: async (f) => ({ params: team(f), body: { name: `preset ${randomUUID()}`, model: 'deepseek-v4-flash', thinking: true } }),
+  },
+  'PATCH /api/v1/teams/{teamId}/model-presets/{presetId}': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 200,
+    prepare: async (f) => ({ params: { ...team(f), presetId: await newPreset(f) }, body: { thinking: false } }),
+  },
+  'DELETE /api/v1/teams/{teamId}/model-presets/{presetId}': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 204,
+    prepare: async (f) => ({ params: { ...team(f), presetId: await newPreset(f) } }),
   },
   'GET /api/v1/teams/{teamId}/workspaces': {
     access: { kind: 'team', minRole: 'viewer' },

@@ -1,7 +1,8 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { FileChange, FilesAck, FilesChangedEvent } from '@h/contracts';
 import { startStack, TestStack, waitFor } from '../../support/api-harness';
 import { HttpClient } from '../../support/http-client';
+import { connectSocket } from '../../support/socket-client';
 import { addPerson, createWorkspace, TeamFixture, teamWithRoles } from '../api/team-fixture';
 import { execInSandbox, filesApi, sha256Etag, uniquePath } from './files-fixture';
 
@@ -27,24 +28,13 @@ describe('live files over Socket.IO', () => {
 
   /** A socket with the person's cookies; collects every files.changed it receives. */
   async function watcher(client: HttpClient): Promise<{ socket: Socket; changes: FileChange[]; events: FilesChangedEvent[] }> {
-    const socket = io(stack.url, {
-      path: '/api/socket.io',
-      transports: ['websocket'],
-      extraHeaders: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-      reconnection: false,
-      forceNew: true,
-    });
+    const socket = await connectSocket(stack.url, client);
     sockets.push(socket);
     const changes: FileChange[] = [];
     const events: FilesChangedEvent[] = [];
     socket.on('files.changed', (e: FilesChangedEvent) => {
       events.push(e);
       changes.push(...e.changes);
-    });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('ready', () => resolve());
-      socket.once('auth_error', (e) => reject(new Error(JSON.stringify(e))));
-      socket.once('connect_error', reject);
     });
     return { socket, changes, events };
   }

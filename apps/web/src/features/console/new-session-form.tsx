@@ -10,6 +10,7 @@ import type { Session as AgentSession, PermissionMode } from '@h/contracts';
 import { PERMISSION_MODES } from '@h/contracts/session-api';
 import { useAction } from '../../lib/use-action';
 import { MODE_INFO } from './permission-modes';
+import { PresetPicker } from '../settings/preset-picker';
 
 const MODELS = [
   { value: 'deepseek-v4-flash', label: 'DeepSeek V4 Flash (fast, low cost)' },
@@ -35,7 +36,13 @@ export function NewSessionForm({ workspaceId, onCreated, onCancel }: { workspace
     <form className="form new-session" onSubmit={onSubmit} aria-labelledby="new-session-title">
       <h3 id="new-session-title">New session</h3>
       <Field id="session-title" label="Title (optional)" maxLength={120} value={title} onChange={(e) => setTitle(e.target.value)} hint="Defaults to the first line of your first message." />
-      <SelectField id="session-model" label="Model" value={model} options={MODELS} onChange={setModel} />
+      <PresetPicker workspaceId={workspaceId} onPick={(p) => {
+          setModel(p.model);
+          setThinking(p.thinking);
+        }}
+      />
+      {/* A preset may name a model beyond the two offered here (the catalog has more). */}
+      <SelectField id="session-model" label="Model" value={model} options={MODELS.some((m) => m.value === model) ? MODELS : [...MODELS, { value: model, label: model }]} onChange={setModel} />
       <div className="checkbox-field">
         <input id="session-thinking" type="checkbox" checked={thinking} onChange={(e) => setThinking(e.target.checked)} />
         <label htmlFor="session-thinking">Thinking (the model reasons before answering)</label>

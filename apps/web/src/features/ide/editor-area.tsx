@@ -10,6 +10,8 @@ import { baseName } from './files-client';
 import { configureMonaco, languageForPath, languageLabel, modelPath, type Monaco } from './monaco-setup';
 import type { EditorFiles } from './use-editor-files';
 import type { EditorStatus } from './workbench';
+import { useIde } from './ide-context';
+import { useTabCollabMarks } from '../collab/tab-collab-marks';
 
 configureMonaco();
 
@@ -55,6 +57,9 @@ export function EditorArea({
 }
 
 function TabStrip({ tabs, activeId, onActivate, onClose }: { tabs: Tab[]; activeId: string | null; onActivate: (id: string) => void; onClose: (id: string) => void }) {
+  const ide = useIde();
+  // Who else has each file open, and whether the agent is changing it (features/collab).
+  const collabMarks = useTabCollabMarks(ide.workspaceId, undefined);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const i = tabs.findIndex((t) => t.id === activeId);
     if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
@@ -91,6 +96,7 @@ function TabStrip({ tabs, activeId, onActivate, onClose }: { tabs: Tab[]; active
                 </span>
               ) : null}
               {tab.kind === 'file' && tab.disk ? <span className="ide-tab-flag">{tab.disk === 'deleted' ? ' (deleted)' : ' (changed)'}</span> : null}
+              {tab.kind === 'file' ? collabMarks(tab.path) : null}
             </button>
             <button type="button" className="ide-tab-close" aria-label={`Close ${title}`} tabIndex={-1} onClick={() => onClose(tab.id)}>
               ×

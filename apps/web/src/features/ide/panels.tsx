@@ -14,6 +14,9 @@ import { SettingsView } from './settings-view';
 import { ScmView } from '../scm/scm-view';
 import { SourceControlIcon } from '../scm/scm-icon';
 import { ScmBranchStatus } from '../scm/scm-status-item';
+import { AgentActivityStrip } from '../collab/agent-activity-badge';
+import { PresenceBar } from '../collab/presence-bar';
+import { TerminalPanel } from '../terminals/terminal-panel';
 
 export { useIde, useOptionalIde } from './ide-context';
 
@@ -41,6 +44,7 @@ export const SIDE_VIEWS: SideView[] = [
 
 export const BOTTOM_TABS: BottomTab[] = [
   { id: 'output', title: 'Output', render: () => <OutputView /> },
+  { id: 'terminal', title: 'Terminal', render: (ctx) => <TerminalPanel workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} /> },
 ];
 
 export const COMMANDS: IdeCommand[] = [
@@ -64,6 +68,8 @@ export const STATUS_ITEMS: StatusItem[] = [
   { id: 'cursor', align: 'right', render: () => <CursorStatus /> },
   { id: 'indent', align: 'right', render: () => <IndentStatus /> },
   { id: 'language', align: 'right', render: () => <LanguageStatus /> },
+  { id: 'presence', align: 'left', render: (ctx) => <PresenceBar workspaceId={ctx.workspaceId} activeFile={ctx.activeFile} compact /> },
+  { id: 'agent-activity', align: 'left', render: (ctx) => <AgentActivityStrip workspaceId={ctx.workspaceId} /> },
 ];
 
 export const PROBLEM_SOURCES: ProblemSource[] = [];

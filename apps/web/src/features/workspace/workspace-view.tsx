@@ -31,6 +31,10 @@ export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
       <div className="ide-page">
         <div className="ide-header">
           <Breadcrumb workspace={w} teamName={team?.name} />
+          {/* Team settings (model presets, provider key, members, tokens) and your preferences: features/settings. */}
+          <Link className="ide-header-link" href={`/workspaces/${w.id}/settings`}>
+            Settings
+          </Link>
           <StatusBadge status={w.status} />
         </div>
         <IdeShell workspace={w} role={team?.role} canWrite={canWrite(team?.role)} reloadWorkspace={workspace.reload} />

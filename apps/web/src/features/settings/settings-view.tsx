@@ -1,0 +1,68 @@
+'use client';
+
+import Link from 'next/link';
+import { Unavailable } from '../../components/unavailable';
+import { ApiError } from '../../lib/api-client';
+import type { ListResponse, WorkspaceResponse as Workspace } from '@h/contracts';
+import { canWrite, ROLE_LABELS } from '../../lib/roles';
+import { useSession } from '../../lib/session-context';
+import { useApiQuery } from '../../lib/use-api-query';
+import { useDocumentTitle } from '../../lib/use-poll-while';
+import { MembersSection } from '../team/members-section';
+import { ProviderKeySection } from '../team/provider-key-section';
+import { TokensSection } from '../team/tokens-section';
+import { ModelPresetsSection } from './model-presets-section';
+import { PreferencesSection } from './preferences-section';
+
+/**
+ * Settings as seen from a workspace's IDE: your editor preferences, then the team's model presets,
+ * its provider key, members and API tokens (the team page's own sections, so both stay one
+ * implementation).
+ */
+export function SettingsView({ workspaceId }: { workspaceId: string }) {
+  const workspace = useApiQuery<Workspace>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}`);
+  const { me } = useSession();
+  const teamId = workspace.data?.teamId;
+  const base = teamId ? `/api/v1/teams/${encodeURIComponent(teamId)}` : null;
+  const team = me.teams.find((t) => t.id === teamId);
+  // Tokens may be bound to a workspace: the form offers the team's workspaces (members and up only).
+  const workspaces = useApiQuery<ListResponse<Workspace>>(base && canWrite(team?.role) ? base + '/workspaces' : null);
+  useDocumentTitle(workspace.data ? `Settings · ${workspace.data.name}` : undefined);
+
+  if (workspace.error) return <Unavailable what="Workspace" error={workspace.error} />;
+  if (!workspace.data || !base) return <p className="muted">Loading settings…</p>;
+  const w = workspace.data;
+  if (!team) return <Unavailable what="Team" error={new ApiError(404, 'NOT_FOUND', 'Not found.')} />;
+  const role = team.role;
+
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/teams">Teams</Link>
+        <span aria-hidden="true">/</span>
+        <Link href={`/teams/${w.teamId}`}>{team.name}</Link>
+        <span aria-hidden="true">/</span>
+        <Link href={`/workspaces/${w.id}`}>{w.name}</Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">Settings</span>
+      </nav>
+      <div className="page-header">
+        <div>
+          <h1>Settings</h1>
+          <p className="muted">
+            Team {team.name} · your role: <span className="badge">{ROLE_LABELS[role] ?? role}</span>
+          </p>
+        </div>
+        <Link className="button button-secondary" href={`/workspaces/${w.id}`}>
+          Back to the workspace
+        </Link>
+      </div>
+      <PreferencesSection />
+      <ModelPresetsSection base={base} role={role} />
+      <ProviderKeySection base={base} role={role} />
+      <MembersSection base={base} role={role} />
+      {/* Tokens are listed to members and up; a viewer's request would answer 403. */}
+      {canWrite(role) ? <TokensSection base={base} role={role} workspaces={workspaces.data?.items ?? []} /> : null}
+    </>
+  );
+}

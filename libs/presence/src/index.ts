@@ -1,0 +1,3 @@
+export * from './presence.module';
+export * from './presence.service';
+export * from './presence-state';
