@@ -44,7 +44,7 @@ export const SIDE_VIEWS: SideView[] = [
 
 export const BOTTOM_TABS: BottomTab[] = [
   { id: 'output', title: 'Output', render: () => <OutputView /> },
-  { id: 'terminal', title: 'Terminal', render: (ctx) => <TerminalPanel workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} /> },
+  { id: 'terminals', title: 'Terminal', render: (ctx) => <TerminalPanel workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} /> },
 ];
 
 export const COMMANDS: IdeCommand[] = [
