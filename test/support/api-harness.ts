@@ -48,6 +48,9 @@ export async function startStack(options: { worker?: boolean; env?: Record<strin
       // and its rate limit out of the way unless a spec sets them (test/integration/api/accounts).
       SIGNUP_POLICY: 'open',
       SIGNUP_MAX_ATTEMPTS: '100000',
+      // Tests serve git repositories on loopback (test/support/git-server.ts); the refusal of
+      // private hosts is unit-tested in libs/git-remote.
+      GIT_REMOTE_ALLOW_PRIVATE_HOSTS: 'true',
       ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
       ...options.env,
     }),

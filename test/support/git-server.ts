@@ -1,5 +1,5 @@
 import { spawn, execFile } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,6 +23,8 @@ export interface GitServer {
   readonly requests: GitServerRequest[];
   /** A bare repository `repo` with one commit on `branch` holding `files`. */
   createRepo(repo: string, files: Record<string, string>, branch?: string): Promise<void>;
+  /** A bare repository without commits (what a host makes for a new project). */
+  createEmptyRepo(repo: string, branch?: string): Promise<void>;
   /** Another commit on `branch`, made as a second developer would (straight into the bare repo). */
   commit(repo: string, files: Record<string, string>, message: string, branch?: string): Promise<string>;
   /** `git <args>` in the bare repository (e.g. `log --format=%s main`). */
@@ -47,7 +49,8 @@ const GIT_ENV = {
  * a Basic challenge otherwise, as hosted git servers answer. Push is on (http-backend allows
  * receive-pack once REMOTE_USER is set).
  */
-export async function startGitServer(options: { token?: string } = {}): Promise<GitServer> {
+/** `unref`: the server does not keep the process alive (a helper shared by a whole test file). */
+export async function startGitServer(options: { token?: string; unref?: boolean } = {}): Promise<GitServer> {
   const root = await mkdtemp(join(tmpdir(), 'h-git-server-'));
   const token = options.token ?? `tok-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const requests: GitServerRequest[] = [];
@@ -111,6 +114,7 @@ export async function startGitServer(options: { token?: string } = {}): Promise<
 
   const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  if (options.unref) server.unref();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const bare = (repo: string) => join(root, `${repo}.git`);
@@ -121,9 +125,12 @@ export async function startGitServer(options: { token?: string } = {}): Promise<
     token,
     requests,
     async createRepo(repo, files, branch = 'main') {
+      await server_.createEmptyRepo(repo, branch);
+      await server_.commit(repo, files, 'initial commit', branch);
+    },
+    async createEmptyRepo(repo, branch = 'main') {
       await mkdir(bare(repo), { recursive: true });
       await git(bare(repo), ['init', '--bare', '--quiet', `--initial-branch=${branch}`]);
-      await server_.commit(repo, files, 'initial commit', branch);
     },
     async commit(repo, files, message, branch = 'main') {
       const work = await mkdtemp(join(tmpdir(), 'h-git-work-'));
@@ -154,4 +161,110 @@ export async function startGitServer(options: { token?: string } = {}): Promise<
     },
   };
   return server_;
+}
+
+export interface SshGitServer {
+  /** `ssh://<user>@127.0.0.1:<port>/…/<repo>.git` */
+  url(repo: string): string;
+  /** The private key the server accepts (OpenSSH, no passphrase): a deploy key. */
+  readonly privateKey: string;
+  /** Another valid key the server does not know. */
+  readonly otherKey: string;
+  createRepo(repo: string, files: Record<string, string>, branch?: string): Promise<void>;
+  git(repo: string, args: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Why SSH tests cannot run here, or null (they need Debian's openssh-server: /usr/sbin/sshd). */
+export async function sshUnavailableReason(): Promise<string | null> {
+  try {
+    await run('/usr/sbin/sshd', ['-V']).catch((e: { stderr?: string }) => {
+      if (!String(e.stderr ?? '').includes('OpenSSH')) throw e;
+    });
+    return null;
+  } catch {
+    return '/usr/sbin/sshd is not installed (apt-get install -y openssh-server)';
+  }
+}
+
+/**
+ * A git server over SSH on loopback: its own sshd (own config, host key and authorized_keys, no
+ * passwords) running as the current user, serving bare repositories from a temp dir.
+ */
+export async function startSshGitServer(): Promise<SshGitServer> {
+  const root = await mkdtemp(join(tmpdir(), 'h-ssh-git-'));
+  const keygen = (file: string) => run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'h-test', '-f', file]);
+  await Promise.all([keygen(join(root, 'host_key')), keygen(join(root, 'client_key')), keygen(join(root, 'other_key'))]);
+  await copyFile(join(root, 'client_key.pub'), join(root, 'authorized_keys'));
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const a = probe.address();
+      probe.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+  const config = join(root, 'sshd_config');
+  await writeFile(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(root, 'host_key')}`,
+      `AuthorizedKeysFile ${join(root, 'authorized_keys')}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication yes',
+      'PermitRootLogin prohibit-password',
+      'StrictModes no',
+      'UsePAM no',
+      `PidFile ${join(root, 'sshd.pid')}`,
+      '',
+    ].join('\n'),
+  );
+  await mkdir('/run/sshd', { recursive: true }).catch(() => undefined);
+  const sshd = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  sshd.stderr.on('data', (c: Buffer) => (log += c.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const deadline = Date.now() + 10_000;
+    const check = () => {
+      if (/Server listening/.test(log)) return resolve();
+      if (sshd.exitCode !== null || Date.now() > deadline) return reject(new Error(`sshd did not start: ${log}`));
+      setTimeout(check, 50);
+    };
+    check();
+  });
+  const user = (await run('id', ['-un'])).stdout.trim();
+  const bare = (repo: string) => join(root, 'repos', `${repo}.git`);
+  const git = async (cwd: string, args: string[]) => (await run('git', args, { cwd, env: GIT_ENV })).stdout;
+  const privateKey = await readFile(join(root, 'client_key'), 'utf8');
+  const otherKey = await readFile(join(root, 'other_key'), 'utf8');
+  return {
+    url: (repo) => `ssh://${user}@127.0.0.1:${port}${bare(repo)}`,
+    privateKey,
+    otherKey,
+    async createRepo(repo, files, branch = 'main') {
+      await mkdir(bare(repo), { recursive: true });
+      await git(bare(repo), ['init', '--bare', '--quiet', `--initial-branch=${branch}`]);
+      const work = await mkdtemp(join(tmpdir(), 'h-ssh-work-'));
+      try {
+        await git(work, ['init', '--quiet', `--initial-branch=${branch}`]);
+        for (const [path, content] of Object.entries(files)) {
+          await mkdir(dirname(join(work, path)), { recursive: true });
+          await writeFile(join(work, path), content);
+        }
+        await git(work, ['add', '-A']);
+        await git(work, ['commit', '--quiet', '-m', 'initial commit']);
+        await git(work, ['push', '--quiet', bare(repo), `HEAD:refs/heads/${branch}`]);
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    },
+    git: (repo, args) => git(bare(repo), args),
+    async close() {
+      sshd.kill('SIGTERM');
+      await new Promise((resolve) => (sshd.exitCode !== null ? resolve(null) : sshd.once('exit', resolve)));
+      await rm(root, { recursive: true, force: true });
+    },
+  };
 }

@@ -7,7 +7,7 @@ import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
 import * as yauzl from 'yauzl';
 
-export type ArchiveKind = 'zip' | 'tar.gz';
+export type ArchiveKind = 'zip' | 'tar.gz' | 'tar';
 
 export interface ArchiveLimits {
   maxUnpackedBytes: number;
@@ -30,14 +30,15 @@ export interface NormalizedArchive {
   bytes: number;
 }
 
-/** zip or gzip, from the first bytes (the content type a browser sends is not to be trusted). */
+/** zip, gzip or plain tar, from the first bytes (the content type a browser sends is not to be trusted). */
 export async function sniffArchive(file: string): Promise<ArchiveKind | null> {
   const fh = await openFile(file, 'r');
   try {
-    const head = Buffer.alloc(4);
-    await fh.read(head, 0, 4, 0);
+    const head = Buffer.alloc(512);
+    const { bytesRead } = await fh.read(head, 0, 512, 0);
     if (head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5)) return 'zip';
     if (head[0] === 0x1f && head[1] === 0x8b) return 'tar.gz';
+    if (bytesRead >= 262 && head.subarray(257, 262).toString('latin1') === 'ustar') return 'tar';
     return null;
   } finally {
     await fh.close();
@@ -107,14 +108,14 @@ const MODE_FILE = 0o644;
 const MODE_EXEC = 0o755;
 const modeOf = (mode: number | undefined, dir = false) => (dir ? 0o755 : (mode ?? 0) & 0o111 ? MODE_EXEC : MODE_FILE);
 
-/** Reads a zip or tar.gz upload and writes a checked, plain tar of regular files, dirs and safe links to `out`. */
+/** Reads a zip, tar.gz or tar upload and writes a checked, plain tar of regular files, dirs and safe links to `out`. */
 export async function normalizeArchive(input: string, kind: ArchiveKind, out: string, limits: ArchiveLimits): Promise<NormalizedArchive> {
   const pack = tar.pack();
   const written = pipeline(pack, createWriteStream(out, { mode: 0o600 }));
   const budget = new Budget(limits);
   try {
     if (kind === 'zip') await fromZip(input, pack, budget);
-    else await fromTarGz(input, pack, budget);
+    else await fromTar(input, kind === 'tar.gz', pack, budget);
     pack.finalize();
     await written;
   } catch (err) {
@@ -145,10 +146,10 @@ function addEntry(pack: tar.Pack, header: EntryHeader, body?: Body): Promise<voi
   });
 }
 
-async function fromTarGz(input: string, pack: tar.Pack, budget: Budget): Promise<void> {
+async function fromTar(input: string, gzipped: boolean, pack: tar.Pack, budget: Budget): Promise<void> {
   const extract = tar.extract();
-  const reading = pipeline(createReadStream(input), createGunzip(), extract).catch((e: Error) => {
-    throw e instanceof ArchiveError ? e : new ArchiveError('invalid', `The upload is not a readable tar.gz archive (${e.message}).`);
+  const reading = (gzipped ? pipeline(createReadStream(input), createGunzip(), extract) : pipeline(createReadStream(input), extract)).catch((e: Error) => {
+    throw e instanceof ArchiveError ? e : new ArchiveError('invalid', `The upload is not a readable tar${gzipped ? '.gz' : ''} archive (${e.message}).`);
   });
   const entries = (async () => {
     for await (const entry of extract) {

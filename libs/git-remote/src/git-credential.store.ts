@@ -4,7 +4,7 @@ import { AppConfig } from '@h/config';
 import { GitRemoteInput, WorkspaceGitRemoteRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { SecretBoxService } from '@h/providers';
-import { WorkspaceSourceStore } from '@h/workspaces';
+import { GIT_BRANCH_PATTERN, WorkspaceSourceStore } from '@h/workspaces';
 import { DEFAULT_TOKEN_USERNAME, GitCredential, privateKeyProblem } from './git-credential';
 import { assertRemoteHostAllowed, GitUrl, GitUrlError, parseGitUrl } from './git-url';
 
@@ -23,7 +23,8 @@ export interface GitRemoteAccess {
   credential: GitCredential;
 }
 
-export const BRANCH_PATTERN = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._\/-]{1,200}(?<![./])$/;
+/** The DTOs' branch rule, for branches that do not come through a DTO (the sandbox's current branch). */
+export const BRANCH_PATTERN = new RegExp(GIT_BRANCH_PATTERN);
 
 // A workspace's git remote: checked, stored with its credential sealed by the master key, read back
 // only by host-side git. Every answer about it is status (kind, user name, URL), never the secret.
@@ -73,9 +74,10 @@ export class GitCredentialStore extends WorkspaceSourceStore {
     await this.store(workspaceId, checked as CheckedRemote);
   }
 
-  async store(workspaceId: string, checked: CheckedRemote): Promise<GitRemoteStatus<Date>> {
+  /** `existingWorkspace`: set on a workspace that already has its files (PUT …/git/remote), nothing to clone. */
+  async store(workspaceId: string, checked: CheckedRemote, existingWorkspace = false): Promise<GitRemoteStatus<Date>> {
     const secret = checked.secret ? this.box.seal(checked.secret, aadFor(workspaceId)) : null;
-    const row = await this.remotes.upsert(workspaceId, { ...checked.input, secret });
+    const row = await this.remotes.upsert(workspaceId, { ...checked.input, secret }, existingWorkspace);
     return toStatus(row);
   }
 

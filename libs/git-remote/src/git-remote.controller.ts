@@ -57,7 +57,7 @@ export class GitRemoteController {
   @Get('workspaces/:id/archive')
   @Access('workspace', 'id', 'viewer')
   @ApiOperation({ summary: "Download the workspace's files (with .git) as tar.gz, streamed" })
-  @ApiProduces('application/gzip')
+  @ApiProduces('application/gzip', 'application/octet-stream')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' }, description: 'Content-Disposition names the file after the workspace' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'WORKSPACE_NOT_READY' })
   async downloadWorkspace(@CurrentAccess() access: AccessGrant, @Param('id') id: string, @Query() _query: ArchiveQueryDto, @Res() res: Response): Promise<void> {
@@ -68,7 +68,7 @@ export class GitRemoteController {
   @Access('workspace', 'id', 'viewer')
   @ApiOkResponse({ type: GitRemoteStatusDto, description: 'The remote without its credential' })
   async getGitRemote(@CurrentAccess() access: AccessGrant, @Param('id') id: string): Promise<GitRemoteStatusDto> {
-    const status = await this.credentials.status(access.workspaceId ?? id);
+    const status = await this.credentials.status(id);
     if (!status) throw AppException.notFound('Git remote');
     return status;
   }
@@ -83,7 +83,7 @@ export class GitRemoteController {
     @Body() body: GitRemoteInputDto,
     @ClientIp() ip: string | null,
   ): Promise<GitRemoteStatusDto> {
-    const status = await this.credentials.store(id, await this.credentials.check(body));
+    const status = await this.credentials.store(id, await this.credentials.check(body), true);
     await this.audit.byPrincipal(principal, { action: 'workspace.git-remote.set', teamId: access.teamId, targetType: 'workspace', targetId: id, ip, metadata: { authKind: status.authKind } });
     return status;
   }

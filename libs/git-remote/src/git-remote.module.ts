@@ -7,6 +7,7 @@ import { GitCredentialStore } from './git-credential.store';
 import { GitRemoteController } from './git-remote.controller';
 import { GitRemoteService } from './git-remote.service';
 import { HostGit } from './host-git';
+import { ImportState } from './import-state';
 import { SandboxShells } from './sandbox-shells';
 import { WorkspaceArchiveService } from './workspace-archive.service';
 import { WorkspaceImportService } from './workspace-import.service';
@@ -26,6 +27,7 @@ import { WorkspaceImportService } from './workspace-import.service';
     GitCredentialStore,
     { provide: WorkspaceSourceStore, useExisting: GitCredentialStore },
     HostGit,
+    ImportState,
     SandboxShells,
     GitRemoteService,
     WorkspaceArchiveService,
@@ -38,7 +40,7 @@ export class GitRemoteModule {}
 @Global()
 @Module({
   imports: [ProviderSecretsModule, SandboxLifecycleModule],
-  providers: [GitCredentialStore, HostGit, SandboxShells, WorkspaceImportService, { provide: WorkspaceImporter, useExisting: WorkspaceImportService }],
+  providers: [GitCredentialStore, HostGit, ImportState, SandboxShells, WorkspaceImportService, { provide: WorkspaceImporter, useExisting: WorkspaceImportService }],
   exports: [WorkspaceImporter],
 })
 export class GitRemoteWorkerModule {}

@@ -200,7 +200,7 @@ export class GitRemoteService {
     if (!workspace || workspace.teamId !== access.teamId) throw AppException.notFound('Workspace');
     const remote = await this.credentials.access(id);
     if (!remote) throw AppException.conflict('GIT_NO_REMOTE', 'This workspace has no git remote; set one (PUT /api/v1/workspaces/{id}/git/remote) first.');
-    if (workspace.status !== 'ready') throw AppException.conflict('WORKSPACE_NOT_READY', `The workspace is ${workspace.status}; wait until it is ready (or retry its setup).`);
+    if (!remote.clonedAt) throw AppException.conflict('WORKSPACE_NOT_READY', `The workspace is ${workspace.status} and its clone has not finished; wait until it is ready (or retry its setup).`);
     const shell = await this.shells.open(workspace);
     if ((await shell.run(['git', 'rev-parse', '--git-dir'])).code !== 0) {
       throw AppException.conflict('GIT_NO_REMOTE', 'The workspace has no git repository; run git init (or clone) first.');

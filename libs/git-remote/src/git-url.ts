@@ -27,7 +27,7 @@ const HOST_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])
 export function parseGitUrl(raw: string): GitUrl {
   const value = raw.trim();
   if (!value || value.length > MAX_URL) throw new GitUrlError(`The git URL must be 1–${MAX_URL} characters.`);
-  if (/[\s\u0000-\u001f\u007f]/.test(value)) throw new GitUrlError('The git URL must not contain spaces or control characters.');
+  if (/\s/.test(value) || [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw new GitUrlError('The git URL must not contain spaces or control characters.');
   const scp = SCP_LIKE.exec(value);
   if (scp) return { transport: 'ssh', url: value, host: checkedHost(scp[2]), username: scp[1] };
   let u: URL;

@@ -14,6 +14,7 @@ import type { AccessGrant, Principal } from '@h/identity';
 import { WorkspaceService, type WorkspaceDto } from '@h/workspaces';
 import { ArchiveError, normalizeArchive, sniffArchive } from './archive-normalizer';
 import { importSpoolFile, uploadTempDir } from './git-paths';
+import { ImportState } from './import-state';
 import { SandboxShells } from './sandbox-shells';
 
 const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) ? 1 : 0)} MiB`;
@@ -37,6 +38,7 @@ export class WorkspaceArchiveService {
     private readonly workspaceService: WorkspaceService,
     private readonly workspaces: WorkspaceRepository,
     private readonly shells: SandboxShells,
+    private readonly importer: ImportState,
   ) {}
 
   async importArchive(principal: Principal, access: AccessGrant, query: { name: string; description?: string }, req: Request, ip: string | null): Promise<WorkspaceDto> {
@@ -48,7 +50,7 @@ export class WorkspaceArchiveService {
     try {
       await this.spool(req, upload, env.WORKSPACE_ARCHIVE_MAX_BYTES);
       const kind = await sniffArchive(upload);
-      if (!kind) throw new AppException(422, 'ARCHIVE_INVALID', 'The upload is neither a zip nor a tar.gz archive; send one of those as the request body.');
+      if (!kind) throw new AppException(422, 'ARCHIVE_INVALID', 'The upload is not a zip, tar.gz or tar archive; send one of those as the request body.');
       const result = await normalizeArchive(upload, kind, clean, { maxUnpackedBytes: env.WORKSPACE_ARCHIVE_MAX_UNPACKED_BYTES, maxFiles: env.WORKSPACE_ARCHIVE_MAX_FILES }).catch((e) => {
         throw toHttp(e);
       });
@@ -95,7 +97,9 @@ export class WorkspaceArchiveService {
   async download(access: AccessGrant, id: string, res: Response): Promise<void> {
     const workspace = await this.workspaces.findById(id);
     if (!workspace || workspace.teamId !== access.teamId) throw AppException.notFound('Workspace');
-    if (workspace.status !== 'ready') throw AppException.conflict('WORKSPACE_NOT_READY', `The workspace is ${workspace.status}; download it once it is ready.`);
+    if (workspace.status !== 'ready' && (await this.importer.pending(id))) {
+      throw AppException.conflict('WORKSPACE_NOT_READY', `The workspace's files are still being brought in (${workspace.status}); download it once it is ready.`);
+    }
     const shell = await this.shells.open(workspace);
     const file = archiveFileName(workspace.name, 'tar.gz');
     res.status(200);

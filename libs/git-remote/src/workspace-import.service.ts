@@ -14,6 +14,7 @@ import { progressMessage } from './git-output';
 import { importSpoolFile } from './git-paths';
 import { GitRemoteError, HostGit } from './host-git';
 import type { SandboxShell } from './sandbox-shell';
+import { ImportState } from './import-state';
 import { SandboxShells } from './sandbox-shells';
 
 const PROGRESS_EVERY_MS = 400;
@@ -47,14 +48,13 @@ export class WorkspaceImportService extends WorkspaceImporter {
     private readonly credentials: GitCredentialStore,
     private readonly git: HostGit,
     private readonly shells: SandboxShells,
+    private readonly state: ImportState,
   ) {
     super();
   }
 
-  async pending(workspaceId: string): Promise<boolean> {
-    if (await exists(importSpoolFile(this.config, workspaceId))) return true;
-    const remote = await this.credentials.status(workspaceId);
-    return !!remote && !(await this.credentials.access(workspaceId))?.clonedAt;
+  pending(workspaceId: string): Promise<boolean> {
+    return this.state.pending(workspaceId);
   }
 
   async run(workspace: WorkspaceRecord, record: SandboxRecord, progress: (message: string) => void): Promise<string | null> {

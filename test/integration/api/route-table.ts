@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { HttpClient, randomEmail, TEST_PASSWORD } from '../../support/http-client';
+import { startGitServer, type GitServer } from '../../support/git-server';
+import { makeTar } from '../import/archive-fixture';
+import { docker, dockerExec } from '../sandbox/sandbox-test-kit';
 import { recordSecrets } from '../security/secret-registry';
 import { addPerson, createTeam, createToken, createWorkspace, invite, loggedInClient, Person, Role, ROLES_LOW_TO_HIGH, sql, TeamFixture } from './team-fixture';
 
@@ -118,6 +121,64 @@ export async function newFile(f: TeamFixture, tag: string): Promise<string> {
   const res = await f.owner.client.post(`/api/v1/workspaces/${f.workspaceId}/files?path=${encodeURIComponent(path)}`, { type: 'file', content: 'route table\n' });
   if (res.status !== 201) throw new Error(`create file: expected 201, got ${res.status} ${res.text}`);
   return path;
+}
+
+const sharedRemotes = new WeakMap<TeamFixture, Promise<string>>();
+/** A workspace with a git remote set by the owner (no clone: the remote is never contacted here). */
+const workspaceWithRemote = (f: TeamFixture) => {
+  if (!sharedRemotes.has(f)) {
+    sharedRemotes.set(
+      f,
+      (async () => {
+        const id = await createWorkspace(f.owner, f.teamId, 'route-table-remote');
+        const res = await f.owner.client.put(`/api/v1/workspaces/${id}/git/remote`, { url: 'https://git.example.org/team/route-table.git', token: GIT_TOKEN() });
+        if (res.status !== 200) throw new Error(`set git remote: expected 200, got ${res.status} ${res.text}`);
+        return id;
+      })(),
+    );
+  }
+  return sharedRemotes.get(f) as Promise<string>;
+};
+const GIT_TOKEN = () => {
+  const token = `git-token-route-table-${randomUUID()}`;
+  recordSecrets(token);
+  return token;
+};
+
+let gitServer: Promise<GitServer> | null = null;
+const sharedGitWorkspaces = new WeakMap<TeamFixture, Promise<string>>();
+/**
+ * A workspace whose repository has one commit on main, with a remote on a loopback git server
+ * that already has it: fetch, pull and push all succeed (up to date) whoever calls, in any order.
+ */
+const workspaceWithGit = (f: TeamFixture) => {
+  if (!sharedGitWorkspaces.has(f)) {
+    sharedGitWorkspaces.set(
+      f,
+      (async () => {
+        gitServer ??= startGitServer({ unref: true });
+        const server = await gitServer;
+        recordSecrets(server.token);
+        const repo = `rt-${randomUUID().slice(0, 8)}`;
+        await server.createEmptyRepo(repo);
+        const id = await createWorkspace(f.owner, f.teamId, 'route-table-git');
+        await newFileIn(f, id, 'started.txt'); // starts the sandbox
+        const [container] = await docker.listContainers({ filters: { name: [`ws-${id}`] } });
+        await dockerExec(container.Names[0].replace(/^\//, ''), ['sh', '-c', 'cd /workspace && git init -q -b main && git add -A && git -c user.name=RT -c user.email=rt@example.org commit -q -m init']);
+        const res = await f.owner.client.put(`/api/v1/workspaces/${id}/git/remote`, { url: server.url(repo), token: server.token });
+        if (res.status !== 200) throw new Error(`set git remote: expected 200, got ${res.status} ${res.text}`);
+        const pushed = await f.owner.client.post(`/api/v1/workspaces/${id}/git/push`, { setUpstream: true });
+        if (pushed.status !== 200) throw new Error(`git push: expected 200, got ${pushed.status} ${pushed.text}`);
+        return id;
+      })(),
+    );
+  }
+  return sharedGitWorkspaces.get(f) as Promise<string>;
+};
+
+async function newFileIn(f: TeamFixture, workspaceId: string, path: string): Promise<void> {
+  const res = await f.owner.client.post(`/api/v1/workspaces/${workspaceId}/files?path=${encodeURIComponent(path)}`, { type: 'file', content: 'x\n' });
+  if (res.status !== 201) throw new Error(`create file: expected 201, got ${res.status} ${res.text}`);
 }
 
 const sharedFiles = new WeakMap<TeamFixture, Promise<string>>();
@@ -468,6 +529,60 @@ export const ROUTES: Record<string, RouteSpec> = {
   },
   'GET /api/v1/me/preferences': { access: { kind: 'user-only' }, success: 200, prepare: async () => ({ params: {} }) },
   'PUT /api/v1/me/preferences': { access: { kind: 'user-only' }, success: 200, prepare: async () => ({ params: {}, body: { tabSize: 2 } }) },
+  // Bringing a project in and out, remote git (libs/git-remote); the full round trips (clone,
+  // conflicts, rejected pushes) are test/integration/import.
+  'POST /api/v1/teams/{teamId}/workspaces/import': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 201,
+    prepare: async (f) => ({
+      params: team(f),
+      query: '?name=route-table-import',
+      headers: { 'content-type': 'application/x-tar' },
+      body: (await makeTar([{ name: 'README.md', content: 'from the route table\n' }])).toString('latin1'),
+    }),
+  },
+  'GET /api/v1/workspaces/{id}/archive': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: '?format=tar.gz' }),
+  },
+  'POST /api/v1/workspaces/{id}/setup/retry': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    // A workspace whose setup failed (no worker runs here, so it stays as set).
+    prepare: async (f) => {
+      const id = await createWorkspace(f.owner, f.teamId, 'route-table-failed');
+      await sql(`UPDATE "Workspace" SET status = 'error', "statusMessage" = 'failed for the route table' WHERE id = $1`, [id]);
+      return { params: { id } };
+    },
+  },
+  'GET /api/v1/workspaces/{id}/git/remote': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: await workspaceWithRemote(f) } }),
+  },
+  'PUT /api/v1/workspaces/{id}/git/remote': {
+    access: { kind: 'team', minRole: 'admin', why: 'the remote credential is a team secret: owners and admins replace it' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: await workspaceWithRemote(f) }, body: { url: 'https://git.example.org/team/route-table.git', username: 'ci-bot', token: GIT_TOKEN() } }),
+  },
+  'DELETE /api/v1/workspaces/{id}/git/remote/credential': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 204,
+    prepare: async (f) => {
+      const id = await workspaceWithRemote(f);
+      const res = await f.owner.client.put(`/api/v1/workspaces/${id}/git/remote`, { url: 'https://git.example.org/team/route-table.git', token: GIT_TOKEN() });
+      if (res.status !== 200) throw new Error(`set git remote: expected 200, got ${res.status} ${res.text}`);
+      return { params: { id } };
+    },
+  },
+  'POST /api/v1/workspaces/{id}/git/fetch': { access: { kind: 'team', minRole: 'member' }, success: 200, prepare: async (f) => ({ params: { id: await workspaceWithGit(f) } }) },
+  'POST /api/v1/workspaces/{id}/git/pull': { access: { kind: 'team', minRole: 'member' }, success: 200, prepare: async (f) => ({ params: { id: await workspaceWithGit(f) } }) },
+  'POST /api/v1/workspaces/{id}/git/push': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: await workspaceWithGit(f) }, body: { branch: 'main' } }),
+  },
   'GET /api/v1/workspaces/{id}/sessions': {
     access: { kind: 'team', minRole: 'viewer' },
     success: 200,

@@ -12,6 +12,11 @@ export interface ArchiveEntry {
 
 /** A tar.gz of `entries`, names as given (hostile ones too). */
 export async function makeTarGz(entries: ArchiveEntry[]): Promise<Buffer> {
+  return gzipSync(await makeTar(entries));
+}
+
+/** A plain tar of `entries` (ASCII names and contents stay ASCII: it can travel as a string body). */
+export async function makeTar(entries: ArchiveEntry[]): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   pack.on('data', (c: unknown) => void chunks.push(c as Buffer));
@@ -23,7 +28,7 @@ export async function makeTarGz(entries: ArchiveEntry[]): Promise<Buffer> {
   }
   pack.finalize();
   await done;
-  return gzipSync(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 /** name → content of every regular file in a tar.gz (leading "./" dropped). */

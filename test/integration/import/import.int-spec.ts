@@ -1,5 +1,6 @@
 import { startStack, TestStack, waitFor } from '../../support/api-harness';
-import { GitServer, startGitServer } from '../../support/git-server';
+import { existsSync } from 'node:fs';
+import { GitServer, SshGitServer, startGitServer, startSshGitServer } from '../../support/git-server';
 import { TeamFixture, teamWithRoles } from '../api/team-fixture';
 import { execInSandbox, expectError, rawRequest } from '../files/files-fixture';
 import { recordSecrets } from '../security/secret-registry';
@@ -47,7 +48,6 @@ describe('bringing a project in and taking it out', () => {
     stack = await startStack({
       worker: true,
       env: {
-        GIT_REMOTE_ALLOW_PRIVATE_HOSTS: 'true',
         // Every case here makes a workspace with a running sandbox.
         TEAM_MAX_RUNNING_SANDBOXES: '40',
         TEAM_MAX_WORKSPACES: '40',
@@ -130,6 +130,40 @@ describe('bringing a project in and taking it out', () => {
       expectError(await post({ url: 'git@git.example.org:team/app.git', privateKey: 'ssh-ed25519 AAAAC3Nza… me@laptop' }), 400, 'INVALID_SSH_KEY');
       const names = (await f.member.client.get(`/api/v1/teams/${f.teamId}/workspaces`)).body.items.map((w: { name: string }) => w.name);
       expect(names).not.toContain('refused');
+    });
+  });
+
+  // Needs Debian's openssh-server (/usr/sbin/sshd); without it the ssh command is covered by
+  // libs/git-remote's unit tests only.
+  (existsSync('/usr/sbin/sshd') ? describe : describe.skip)('from a git remote over SSH with a deploy key (needs /usr/sbin/sshd)', () => {
+    let ssh: SshGitServer;
+
+    beforeAll(async () => {
+      ssh = await startSshGitServer();
+      await ssh.createRepo('svc', { 'README.md': '# over ssh\n' });
+    });
+
+    afterAll(async () => {
+      await ssh?.close();
+    });
+
+    it('should clone with the key on the host, leave the key out of the sandbox, and push back over ssh', async () => {
+      const id = await cloneWorkspace('over-ssh', { url: ssh.url('svc'), privateKey: ssh.privateKey });
+      expect((await settled(id)).workspace).toMatchObject({ status: 'ready' });
+      expect(await execInSandbox(stack.sandboxPrefix, id, 'cat README.md')).toBe('# over ssh\n');
+      const keyLine = ssh.privateKey.split('\n')[2];
+      expect((await execInSandbox(stack.sandboxPrefix, id, `grep -r -l -F '${keyLine}' /workspace /tmp /home 2>/dev/null; echo "rc=$?"`)).trim()).toBe('rc=1');
+      const remote = await f.viewer.client.get(`${ws(id)}/git/remote`);
+      expect(remote.body).toMatchObject({ authKind: 'ssh_key', hasCredential: true });
+      expect(remote.text).not.toContain('PRIVATE KEY');
+      await execInSandbox(stack.sandboxPrefix, id, "echo more > more.txt && git add more.txt && git -c user.name=Dev -c user.email=dev@example.org commit -q -m 'more over ssh'");
+      expect((await f.member.client.post(`${ws(id)}/git/push`, {})).status).toBe(200);
+      expect((await ssh.git('svc', ['log', '--format=%s', '-1', 'main'])).trim()).toBe('more over ssh');
+    });
+
+    it('should end in error naming the deploy key when the server refuses it', async () => {
+      const id = await cloneWorkspace('ssh-bad-key', { url: ssh.url('svc'), privateKey: ssh.otherKey });
+      expect((await settled(id)).workspace).toMatchObject({ status: 'error', statusMessage: expect.stringMatching(/check the deploy key/) });
     });
   });
 

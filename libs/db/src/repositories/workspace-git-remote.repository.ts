@@ -30,7 +30,11 @@ const statusSelect = { workspaceId: true, url: true, branch: true, authKind: tru
 export class WorkspaceGitRemoteRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async upsert(workspaceId: string, input: GitRemoteInput): Promise<GitRemoteStatusRecord> {
+  /**
+   * `alreadyCloned`: a remote given to a workspace that has its files (set later, not cloned from),
+   * so setup never clones it. An existing row keeps its clone state (a fixed token, then a retry).
+   */
+  async upsert(workspaceId: string, input: GitRemoteInput, alreadyCloned = false): Promise<GitRemoteStatusRecord> {
     const s = input.secret;
     const data = {
       url: input.url,
@@ -42,7 +46,7 @@ export class WorkspaceGitRemoteRepository {
       authTag: s ? Buffer.from(s.authTag) : null,
       keyId: s?.keyId ?? null,
     };
-    const row = await this.prisma.workspaceGitRemote.upsert({ where: { workspaceId }, create: { workspaceId, ...data }, update: data, select: statusSelect });
+    const row = await this.prisma.workspaceGitRemote.upsert({ where: { workspaceId }, create: { workspaceId, ...data, clonedAt: alreadyCloned ? new Date() : null }, update: data, select: statusSelect });
     return row as GitRemoteStatusRecord;
   }
 
