@@ -272,23 +272,30 @@ describe('issue 10 acceptance: the IDE story', () => {
       await page.locator('[data-testid="monaco-host"] .view-lines').click();
       await page.keyboard.press('Control+End');
       await page.keyboard.type(' Twice.');
+      await page.getByTestId('dirty-marker').waitFor();
+      const ownerSave = page.waitForResponse((r) => r.url().includes(`/workspaces/${workspaceId}/files/content`) && r.request().method() === 'PUT');
       await page.keyboard.press('Control+S');
+      const ownerAnswer = await ownerSave;
+      expect(`${ownerAnswer.status()} ${ownerAnswer.status() === 200 ? '' : await ownerAnswer.text()}`.trim()).toBe('200');
       await page.getByTestId('dirty-marker').waitFor({ state: 'detached' });
 
-      // The member's save is refused with 409 and the compare offers both; "Keep mine" writes over.
+      // The member's save is refused with 409 and the compare offers both; "Keep mine" writes the
+      // member's text over the owner's (knowingly, after seeing both).
       const refused = other.waitForResponse((r) => r.url().includes(`/workspaces/${workspaceId}/files/content`) && r.request().method() === 'PUT');
       await other.keyboard.press('Control+S');
-      expect((await refused).status()).toBe(409);
+      const answer = await refused;
+      expect(answer.status()).toBe(409);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('EDIT_CONFLICT');
       const conflict = other.getByTestId('conflict-view');
-      await conflict.waitFor();
+      await conflict.locator('.monaco-diff-editor').waitFor();
       await screenshot(other, 'acceptance-conflict');
       await conflict.getByRole('button', { name: 'Keep mine' }).click();
       await conflict.waitFor({ state: 'detached' });
       await other.getByTestId('dirty-marker').waitFor({ state: 'detached' });
-      const merged = '<!-- reviewed by Alan -->\n# Acceptance\n\nHello from the remote.\nEdited in the IDE. Twice.';
-      expect(sandboxFile(workspaceId, 'README.md')).toBe(merged);
+      const mine = '<!-- reviewed by Alan -->\n# Acceptance\n\nHello from the remote.\nEdited in the IDE.';
+      expect(sandboxFile(workspaceId, 'README.md')).toBe(mine);
       // The owner's clean tab follows the saved version.
-      await waitForEditorText(page, 'README.md', merged);
+      await waitForEditorText(page, 'README.md', mine);
     },
     90_000,
   );
