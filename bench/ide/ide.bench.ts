@@ -26,14 +26,28 @@ declare global {
   }
 }
 
+/** An in-page measurement, bounded so a missed condition fails the bench instead of hanging it. */
+async function measured(page: Page, what: string, ms = 15_000): Promise<number> {
+  const value = page.evaluate(() => window.__bench.done as Promise<number>);
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms));
+  return Promise.race([value, timeout]);
+}
+
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 const summary = (xs: number[]) => `n=${xs.length} p50 ${fmt(pct(xs, 50))} p90 ${fmt(pct(xs, 90))} p99 ${fmt(pct(xs, 99))} max ${fmt(Math.max(...xs))}`;
 
+/** Writes (creates or overwrites, If-Match: *) a file through the file API. */
 async function writeFile(api: Api, workspaceId: string, path: string, content: string): Promise<void> {
-  await api.call('PUT', `/api/v1/workspaces/${workspaceId}/files/content?path=${encodeURIComponent(path)}`, { content }).catch(async (e: Error) => {
-    if (!/ 404 /.test(e.message)) throw e;
-    await api.call('POST', `/api/v1/workspaces/${workspaceId}/files?path=${encodeURIComponent(path)}`, { type: 'file', content });
+  const res = await fetch(`${api.base}/api/v1/workspaces/${workspaceId}/files/content?path=${encodeURIComponent(path)}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', cookie: api.cookieHeader(), 'x-csrf-token': api.cookies.get('h_csrf') ?? '', 'if-match': '*' },
+    body: JSON.stringify({ content }),
   });
+  if (res.status === 412) {
+    await api.call('POST', `/api/v1/workspaces/${workspaceId}/files?path=${encodeURIComponent(path)}`, { type: 'file', content });
+    return;
+  }
+  if (res.status >= 300) throw new Error(`write ${path}: ${res.status} ${await res.text()}`);
 }
 
 /** login → the IDE interactive: explorer tree listed and a restored Monaco editor taking input. */
@@ -49,9 +63,10 @@ async function loginToInteractive(page: Page, workspaceId: string, email: string
     await page.waitForFunction(
       () => {
         const tree = document.querySelector('[role="tree"][aria-label="Files"] [role="treeitem"]');
-        const input = document.querySelector<HTMLTextAreaElement>('[data-testid="monaco-host"] .monaco-editor textarea');
+        // Monaco 0.57 takes input through an EditContext element in Chromium (a textarea elsewhere).
+        const input = document.querySelector<HTMLElement>('[data-testid="monaco-host"] .monaco-editor .native-edit-context, [data-testid="monaco-host"] .monaco-editor textarea');
         const text = window.monaco?.editor.getModels().find((m) => m.uri.path === '/workspace/watched.txt')?.getValue();
-        return !!tree && !!input && !input.readOnly && typeof text === 'string' && text.length > 0;
+        return !!tree && !!input && !input.hasAttribute('readonly') && input.getAttribute('aria-readonly') !== 'true' && typeof text === 'string' && text.length > 0;
       },
       undefined,
       { polling: 'raf', timeout: 60_000 },
@@ -86,7 +101,7 @@ async function openBigFiles(page: Page): Promise<number[]> {
       window.__bench = b;
     }, name);
     await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name }).click();
-    out.push(await page.evaluate(() => window.__bench.done as Promise<number>));
+    out.push(await measured(page, `opening ${name}`));
   }
   return out;
 }
@@ -105,26 +120,34 @@ async function terminalEcho(page: Page): Promise<number[]> {
   for (let i = 0; i < ECHO_KEYS + 10; i++) {
     const ch = letters[i % letters.length];
     line += ch;
-    const needle = line.slice(-12);
-    await page.evaluate((want) => {
-      const rows = () => [...document.querySelectorAll<HTMLElement>('section[aria-label="Terminals"] .xterm-rows')].find((e) => e.offsetParent !== null);
+    await page.evaluate(() => {
+      const host = Array.from(document.querySelectorAll<HTMLElement>('section[aria-label="Terminals"] .xterm-rows')).find((e) => e.offsetParent !== null) as HTMLElement;
+      // Visible characters on screen: the echo adds one (cursor blinks and repaints add none).
+      const count = () => host.innerText.replace(/[\s\u00a0]/g, '').length;
       window.__bench = {
         done: new Promise<number>((resolve) => {
           let t0 = 0;
-          const host = rows() as HTMLElement;
+          let before = 0;
           const observer = new MutationObserver(() => {
-            if (t0 && host.innerText.replace(/\u00a0/g, ' ').includes(want)) {
+            if (t0 && count() > before) {
               observer.disconnect();
               resolve(performance.now() - t0);
             }
           });
           observer.observe(host, { subtree: true, childList: true, characterData: true });
-          document.addEventListener('keydown', () => (t0 = performance.now()), { capture: true, once: true });
+          document.addEventListener(
+            'keydown',
+            () => {
+              before = count();
+              t0 = performance.now();
+            },
+            { capture: true, once: true },
+          );
         }),
       };
-    }, needle);
+    });
     await page.keyboard.press(ch);
-    const ms = (await page.evaluate(() => window.__bench.done as Promise<number>)) as number;
+    const ms = await measured(page, `the echo of key ${i}`);
     if (i >= 10) out.push(ms); // the first keys warm the path
     if (line.length >= 40) {
       await page.keyboard.press('Enter');
@@ -171,7 +194,7 @@ async function agentChanges(page: Page, api: Api, workspaceId: string): Promise<
       const stamp = () => performance.timeOrigin + performance.now();
       const check = () => {
         if (seen.editor === undefined && window.monaco?.editor.getModels().find((m) => m.uri.path === '/workspace/watched.txt')?.getValue() === 'written by the agent\n') seen.editor = stamp();
-        if (seen.tree === undefined && [...document.querySelectorAll('[role="tree"][aria-label="Files"] [role="treeitem"]')].some((e) => e.textContent?.includes('made-by-agent.txt'))) seen.tree = stamp();
+        if (seen.tree === undefined && Array.from(document.querySelectorAll('[role="tree"][aria-label="Files"] [role="treeitem"]')).some((e) => e.textContent?.includes('made-by-agent.txt'))) seen.tree = stamp();
         if (seen.editor === undefined || seen.tree === undefined) requestAnimationFrame(check);
       };
       requestAnimationFrame(check);
@@ -278,17 +301,26 @@ async function main(): Promise<void> {
     await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'watched.txt' }).click();
     await saved;
 
+    console.log(`[bench] ${new Date().toISOString()} login`);
     const login = await loginToInteractive(page, workspaceId, email, password);
     rows.push({ figure: 'login → interactive IDE (p50)', value: pct(login, 50), target: 1500, detail: summary(login) });
+    console.log(`[bench] ${new Date().toISOString()} open`);
     const open = await openBigFiles(page);
     rows.push({ figure: `open a ${BIG_LINES.toLocaleString('en')}-line file (p50)`, value: pct(open, 50), target: 150, detail: summary(open) });
+    console.log(`[bench] ${new Date().toISOString()} echo`);
     const echo = await terminalEcho(page);
     rows.push({ figure: 'terminal keystroke echo (p99)', value: pct(echo, 99), target: 30, detail: summary(echo) });
+    console.log(`[bench] ${new Date().toISOString()} agent`);
     const agent = await agentChanges(page, api, workspaceId);
     rows.push({ figure: 'agent file change → editor updated (max)', value: Math.max(...agent.editor), target: 250, detail: summary(agent.editor) });
     rows.push({ figure: 'agent file change → tree updated (max)', value: Math.max(...agent.tree), target: 250, detail: summary(agent.tree) });
+    console.log(`[bench] ${new Date().toISOString()} tokens`);
     const tokens = await tokenPaint(page, api, base, workspaceId);
     rows.push({ figure: 'model token → painted in the console (p50)', value: pct(tokens, 50), target: 50, detail: summary(tokens) });
+  } catch (error) {
+    const open = browser.context.pages().at(-1);
+    if (open) await open.screenshot({ path: 'tmp/screenshots/bench-ide-failure.png' }).catch(() => undefined);
+    throw error;
   } finally {
     await browser.close();
     await e2eTeardown();

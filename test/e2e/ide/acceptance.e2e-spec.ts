@@ -60,7 +60,7 @@ async function showTerminals(page: Page): Promise<void> {
 /** Waits until the visible terminal (xterm's DOM rows; nbsp read as spaces) shows `needle`. */
 async function waitForTerminalText(page: Page, needle: string): Promise<void> {
   await page.waitForFunction((want) => {
-    const rows = [...document.querySelectorAll<HTMLElement>('section[aria-label="Terminals"] .xterm-rows')].filter((e) => e.offsetParent !== null);
+    const rows = Array.from(document.querySelectorAll<HTMLElement>('section[aria-label="Terminals"] .xterm-rows')).filter((e) => e.offsetParent !== null);
     return rows.some((e) => e.innerText.replace(/\u00a0/g, ' ').includes(want));
   }, needle, { timeout: 30_000 });
 }
