@@ -64,6 +64,8 @@ export default async function e2eSetup(): Promise<void> {
     // The test database already has accounts: sign-up stays open for the specs' new people.
     SIGNUP_POLICY: 'open',
     SIGNUP_MAX_ATTEMPTS: '100000',
+    // Specs serve git repositories on loopback (test/support/git-server.ts), as the integration stack does.
+    GIT_REMOTE_ALLOW_PRIVATE_HOSTS: 'true',
     DEEPSEEK_BASE_URL: model.url,
     ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
     NEXT_TELEMETRY_DISABLED: '1',
