@@ -1,19 +1,14 @@
 'use client';
 
 import Link from 'next/link';
-import { api } from '../lib/api-client';
+import { signOut } from '../lib/api-client';
 import type { User } from '@h/contracts';
 import { useAction } from '../lib/use-action';
 
 export function TopBar({ user }: { user: User }) {
   const logout = useAction();
 
-  const onLogout = () =>
-    logout.run(async () => {
-      // An already-expired session answers 401, which also ends at the login page.
-      await api.post('/api/v1/auth/logout');
-      window.location.assign('/login');
-    });
+  const onLogout = () => logout.run(signOut);
 
   return (
     <header className="top-bar">

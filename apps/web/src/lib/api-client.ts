@@ -38,6 +38,26 @@ export function readCookie(name: string): string | undefined {
   return undefined;
 }
 
+let signingOut = false;
+
+/**
+ * Logs out and goes to /login. While it does, a request that meets the ended session (the IDE's
+ * polls, presence, git status) must not send the browser to /login?next=… first: it stays pending.
+ */
+export async function signOut(): Promise<void> {
+  signingOut = true;
+  try {
+    // An already-expired session answers 401: it ends at the login page all the same.
+    await apiRequest('POST', '/api/v1/auth/logout', { redirectOnUnauthorized: false }).catch((err: unknown) => {
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+    });
+    window.location.assign('/login');
+  } catch (err) {
+    signingOut = false;
+    throw err;
+  }
+}
+
 export function loginPathFor(location: { pathname: string; search: string }): string {
   const back = location.pathname + location.search;
   return back === '/' || back.startsWith('/login') ? '/login' : `/login?next=${encodeURIComponent(back)}`;
@@ -79,7 +99,7 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
   }
 
   if (response.status === 401 && options.redirectOnUnauthorized !== false) {
-    window.location.assign(loginPathFor(window.location));
+    if (!signingOut) window.location.assign(loginPathFor(window.location));
     // The page is leaving; never settle so callers do not flash an error meanwhile.
     return new Promise<T>(() => undefined);
   }
