@@ -24,10 +24,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Monaco's own noise on the IDE page, known and not yet fixed (apps/web/README.md, the IDE):
+ * features created before their service is registered, and a bare `Event` rejected while its AMD
+ * bundle or a worker is still loading when the page goes on (seen once in CI under load, after a
+ * reload). Neither comes from H's code; neither breaks editing. Every other page error counts.
+ */
+const MONACO_NOISE = [/^\[createInstance\] \S+ depends on UNKNOWN service /, /^\[object Event\]$/];
+
 /** Collects uncaught page errors (hydration failures, crashes) so a test can assert there were none. */
 export function watchPageErrors(page: Page): string[] {
   const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('pageerror', (error) => {
+    if (!MONACO_NOISE.some((p) => p.test(error.message))) errors.push(error.message);
+  });
   return errors;
 }
 
