@@ -1,1 +1,0 @@
-define("vs/editor/editor.worker",["exports","../initialize-CAIC7-3s"],(function(i,e){"use strict";self.onmessage=()=>{e.isWorkerInitialized()||e.start(()=>({}))},i.initialize=e.initialize,Object.defineProperty(i,Symbol.toStringTag,{value:"Module"})}));

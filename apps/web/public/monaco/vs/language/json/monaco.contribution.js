@@ -1,1 +1,0 @@
-define("vs/language/json/monaco.contribution",["exports","../../monaco.contribution-D1-wBxcq"],(function(o,e){"use strict";o.getWorker=e.getWorker,o.jsonDefaults=e.jsonDefaults,Object.defineProperty(o,Symbol.toStringTag,{value:"Module"})}));

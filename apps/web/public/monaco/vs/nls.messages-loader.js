@@ -1,1 +1,0 @@
-define("vs/nls.messages-loader",["exports"],(function(n){"use strict";function a(o,l,s,t){const e=t["vs/nls"]?.availableLanguages?.["*"];!e||e==="en"?s({}):l([`vs/nls/lang/${e}`],()=>{s({})})}n.load=a,Object.defineProperty(n,Symbol.toStringTag,{value:"Module"})}));
