@@ -1,4 +1,4 @@
-import type { AgentChangeKind, AgentChangeStatus, DeltaFrame, EventEnvelope, PermissionPreview, RunStatus, Usage, Todo, AgentToolCall as ToolCallData } from '@h/contracts';
+import type { AgentChangeKind, AgentChangeStatus, AgentChangeSummary, DeltaFrame, EventEnvelope, PermissionPreview, RunStatus, Usage, Todo, AgentToolCall as ToolCallData } from '@h/contracts';
 
 // The console's view of one session, folded from its event log. Pure functions of the events, so a
 // reload (the log read again from seq 0) rebuilds exactly what the live page showed.
@@ -21,18 +21,12 @@ export interface ToolItem {
 }
 
 /** One file the agent changed (`file.changed`), shown as a diff card; its status follows decisions. */
-export interface ChangeItem {
+export interface ChangeItem extends Pick<AgentChangeSummary, 'path' | 'fromPath' | 'added' | 'removed' | 'binary' | 'tooLarge'> {
   kind: 'change';
   key: string;
   changeId: string;
   runId: string | null;
   change: AgentChangeKind;
-  path: string;
-  fromPath: string | null;
-  added: number;
-  removed: number;
-  binary: boolean;
-  tooLarge: boolean;
   status: AgentChangeStatus;
 }
 
