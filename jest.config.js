@@ -18,6 +18,8 @@ const common = {
   moduleNameMapper: {
     // sandboxd's Nest-free entry into the config library (see tsconfig.base.json).
     '^@h/config/sandboxd$': '<rootDir>/libs/config/src/sandboxd-env.ts',
+    // The CLI's Nest-free entry into the config library.
+    '^@h/config/cli$': '<rootDir>/libs/config/src/cli-env.ts',
     // The web's zod-free entries into the contracts (see apps/web/tsconfig.json).
     '^@h/contracts/([a-z0-9-]+)$': '<rootDir>/libs/contracts/src/$1.ts',
     '^@h/([a-z0-9-]+)$': '<rootDir>/libs/$1/src/index.ts',

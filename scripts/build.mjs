@@ -33,10 +33,10 @@ if (!only.length || only.includes('server')) {
     JSON.stringify({ compilerOptions: { baseUrl: '.', paths: JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')).compilerOptions.paths } }, null, 2) + '\n',
   );
 }
+// The `h` CLI: one esbuild bundle, apps/cli/dist/h.js (the package's bin).
+run('cli', 'node', ['apps/cli/build.mjs']);
 if (existsSync(join(root, 'apps/web/package.json')) || existsSync(join(root, 'apps/web/next.config.ts'))) {
-  // The IDE's editor is served from public/monaco: building the web includes copying it.
-  if (only.includes('web') && !only.includes('monaco')) only.push('monaco');
-  run('monaco', 'node', ['scripts/copy-monaco.mjs']);
+  // Monaco's ESM build and its workers are bundled by Next like any other module (no copy step).
   run('web', 'node', ['node_modules/next/dist/bin/next', 'build', 'apps/web'], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   });

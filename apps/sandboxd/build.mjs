@@ -3,6 +3,9 @@
 // node-pty is native and cannot be bundled. It uses N-API, so the module built by the host's
 // `npm ci` (Debian bookworm, same glibc as the image) loads under the image's Node 22 unchanged;
 // only its runtime files are copied (lib/, build/Release/pty.node, package.json).
+// playwright-core (the browser service) stays external too: it loads its own files at runtime
+// (protocol definitions, injected scripts, the server side of its client) by path, so it is copied
+// whole (~9 MB, no dependencies of its own) rather than bundled.
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,6 +16,8 @@ const repo = resolve(here, '../..');
 const out = resolve(process.argv[2] ?? join(repo, 'dist/sandboxd'));
 const ptyDir = join(repo, 'node_modules/node-pty');
 const ptyVersion = JSON.parse(readFileSync(join(ptyDir, 'package.json'), 'utf8')).version;
+const pwDir = join(repo, 'node_modules/playwright-core');
+const pwVersion = JSON.parse(readFileSync(join(pwDir, 'package.json'), 'utf8')).version;
 
 mkdirSync(out, { recursive: true });
 await build({
@@ -22,9 +27,9 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  external: ['node-pty'],
+  external: ['node-pty', 'playwright-core'],
   tsconfig: join(repo, 'tsconfig.base.json'),
-  define: { SANDBOXD_VERSION: JSON.stringify(`1-pty${ptyVersion}`) },
+  define: { SANDBOXD_VERSION: JSON.stringify(`1-pty${ptyVersion}-pw${pwVersion}`) },
   legalComments: 'none',
   logLevel: 'warning',
 });
@@ -40,4 +45,7 @@ mkdirSync(join(ptyOut, 'build/Release'), { recursive: true });
 cpSync(join(ptyDir, 'lib'), join(ptyOut, 'lib'), { recursive: true, filter: (p) => !p.endsWith('.test.js') && !p.endsWith('.map') });
 cpSync(native, join(ptyOut, 'build/Release/pty.node'));
 cpSync(join(ptyDir, 'package.json'), join(ptyOut, 'package.json'));
+const pwOut = join(out, 'node_modules/playwright-core');
+rmSync(pwOut, { recursive: true, force: true });
+cpSync(pwDir, pwOut, { recursive: true, filter: (p) => !p.endsWith('.map') && !p.endsWith('.d.ts') });
 writeFileSync(join(out, 'package.json'), JSON.stringify({ name: 'sandboxd', private: true, main: 'sandboxd.js' }, null, 2) + '\n');

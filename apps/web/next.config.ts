@@ -18,10 +18,16 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   // In production the api serves this app and /api/* on one origin, so no rewrite exists. For
   // `next dev` without that proxy, set API_INTERNAL_URL (e.g. http://127.0.0.1:3000) to forward
-  // /api/* to a running api. Rewrites are read at build time.
+  // /api/* (and h2c's /health and /v1/task*) to a running api. Rewrites are read at build time.
   async rewrites() {
     const apiUrl = toolEnv().API_INTERNAL_URL?.replace(/\/+$/, '');
-    return apiUrl ? [{ source: '/api/:path*', destination: `${apiUrl}/api/:path*` }] : [];
+    if (!apiUrl) return [];
+    return [
+      { source: '/api/:path*', destination: `${apiUrl}/api/:path*` },
+      { source: '/health', destination: `${apiUrl}/health` },
+      { source: '/v1/task', destination: `${apiUrl}/v1/task` },
+      { source: '/v1/task/:path*', destination: `${apiUrl}/v1/task/:path*` },
+    ];
   },
 };
 

@@ -50,6 +50,8 @@ async function runOnce(url: string, n: number): Promise<RunFigures> {
       requestHeaders: { [CONVERSATION_HEADER]: `bench-${n}` },
       onEvent: () => undefined,
       onStepTiming: (t) => timings.push(t),
+      // What the worker sends too: the fixture's file tree (and AGENTS.md / CLAUDE.md when it has them).
+      workspaceContext: {},
     });
     return {
       status: result.status,

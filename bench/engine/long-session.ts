@@ -76,6 +76,8 @@ export async function runLongSession(server: ScriptedModelServer, compaction?: P
       requestHeaders: { [CONVERSATION_HEADER]: `bench-long-${++sessions}` },
       maxSteps: STEPS + 5,
       compaction,
+      // What the worker sends too: the fixture's file tree (and AGENTS.md / CLAUDE.md when it has them).
+      workspaceContext: {},
       onEvent: (e) => {
         if (e.type === 'compaction') compactions++;
       },

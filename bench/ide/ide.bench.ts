@@ -5,6 +5,7 @@
 import type { Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import { Api, loadAverage, pct, until } from '../runs/bench-stack';
+import '../../test/support/monaco-window';
 
 const LOGIN_ROUNDS = Number(process.env.BENCH_LOGIN_ROUNDS ?? 7);
 const OPEN_ROUNDS = Number(process.env.BENCH_OPEN_ROUNDS ?? 8);
@@ -21,7 +22,6 @@ interface Row {
 
 declare global {
   interface Window {
-    monaco?: { editor: { getModels(): { uri: { path: string }; getValue(): string }[] } };
     __bench?: any;
   }
 }
@@ -106,8 +106,45 @@ async function openBigFiles(page: Page): Promise<number[]> {
   return out;
 }
 
+/**
+ * Stamps (page clock) every WebSocket frame carrying terminal input out or terminal output in, so
+ * the echo can be split into browser → api → sandbox → api → browser and the browser's own render.
+ */
+const WS_STAMPS = () => {
+  const w = window as unknown as { __ws: { out: number[]; in: number[]; frame: number[] } };
+  w.__ws = { out: [], in: [], frame: [] };
+  const Real = window.WebSocket;
+  window.WebSocket = class extends Real {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener('message', (e) => {
+        if (typeof e.data === 'string' && e.data.includes('"terminal.output"')) {
+          const t = performance.now();
+          w.__ws.in.push(t);
+          // How long the browser makes any rAF wait from here: xterm paints in one, so this is
+          // the floor of "paint" below.
+          requestAnimationFrame(() => w.__ws.frame.push(performance.now() - t));
+        }
+      });
+    }
+    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+      if (typeof data === 'string' && data.includes('"terminal.input"')) w.__ws.out.push(performance.now());
+      super.send(data);
+    }
+  };
+};
+
+interface EchoSplit {
+  /** keydown → the input frame sent. */
+  send: number;
+  /** input frame sent → output frame received (api, sandbox, PTY and back). */
+  net: number;
+  /** output frame received → the character in the DOM (xterm's parse and render frame). */
+  paint: number;
+}
+
 /** keydown → the echoed character in xterm's rows, with `cat` echoing in a fresh terminal. */
-async function terminalEcho(page: Page): Promise<number[]> {
+async function terminalEcho(page: Page, split: EchoSplit[]): Promise<number[]> {
   if ((await page.getByRole('tablist', { name: 'Panel tabs' }).count()) === 0) await page.keyboard.press('Control+J');
   await page.getByRole('tablist', { name: 'Panel tabs' }).getByRole('tab', { name: 'Terminal', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Terminals' });
@@ -131,7 +168,12 @@ async function terminalEcho(page: Page): Promise<number[]> {
           const observer = new MutationObserver(() => {
             if (t0 && count() > before) {
               observer.disconnect();
-              resolve(performance.now() - t0);
+              const now = performance.now();
+              const ws = (window as unknown as { __ws?: { out: number[]; in: number[] } }).__ws;
+              const sent = ws?.out.find((t) => t >= t0);
+              const got = sent === undefined ? undefined : ws?.in.find((t) => t >= sent);
+              window.__bench.split = sent === undefined || got === undefined ? null : { send: sent - t0, net: got - sent, paint: now - got };
+              resolve(now - t0);
             }
           });
           observer.observe(host, { subtree: true, childList: true, characterData: true });
@@ -148,10 +190,33 @@ async function terminalEcho(page: Page): Promise<number[]> {
     });
     await page.keyboard.press(ch);
     const ms = await measured(page, `the echo of key ${i}`);
-    if (i >= 10) out.push(ms); // the first keys warm the path
+    if (i >= 10) {
+      out.push(ms); // the first keys warm the path
+      const parts = (await page.evaluate(() => window.__bench.split)) as EchoSplit | null;
+      if (parts) split.push(parts);
+    }
     if (line.length >= 40) {
       await page.keyboard.press('Enter');
       line = '';
+      // The new line may scroll the screen, which takes characters off it: the next key's "one
+      // more character" must be counted after that. Settled = no change over 150 ms.
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            const host = Array.from(document.querySelectorAll<HTMLElement>('section[aria-label="Terminals"] .xterm-rows')).find((e) => e.offsetParent !== null) as HTMLElement;
+            let last = host.innerText;
+            let still = 0;
+            const timer = setInterval(() => {
+              const now = host.innerText;
+              still = now === last ? still + 1 : 0;
+              last = now;
+              if (still >= 3) {
+                clearInterval(timer);
+                resolve();
+              }
+            }, 50);
+          }),
+      );
     }
   }
   await page.keyboard.press('Control+C');
@@ -291,6 +356,7 @@ async function main(): Promise<void> {
 
     // One visit so the IDE state has watched.txt open (the login figure restores it).
     const page = await browser.context.newPage();
+    await page.addInitScript(WS_STAMPS);
     await page.goto('/login');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
@@ -308,8 +374,15 @@ async function main(): Promise<void> {
     const open = await openBigFiles(page);
     rows.push({ figure: `open a ${BIG_LINES.toLocaleString('en')}-line file (p50)`, value: pct(open, 50), target: 150, detail: summary(open) });
     console.log(`[bench] ${new Date().toISOString()} echo`);
-    const echo = await terminalEcho(page);
+    const split: EchoSplit[] = [];
+    const echo = await terminalEcho(page, split);
     rows.push({ figure: 'terminal keystroke echo (p99)', value: pct(echo, 99), target: 30, detail: summary(echo) });
+    for (const part of ['send', 'net', 'paint'] as const) {
+      const xs = split.map((x) => x[part]);
+      if (xs.length) console.log(`[bench] echo split, ${part}: ${summary(xs)}`);
+    }
+    const frames = (await page.evaluate(() => (window as unknown as { __ws?: { frame: number[] } }).__ws?.frame ?? [])) as number[];
+    if (frames.length) console.log(`[bench] echo split, output frame → next rAF: ${summary(frames)}`);
     console.log(`[bench] ${new Date().toISOString()} agent`);
     const agent = await agentChanges(page, api, workspaceId);
     rows.push({ figure: 'agent file change → editor updated (max)', value: Math.max(...agent.editor), target: 250, detail: summary(agent.editor) });

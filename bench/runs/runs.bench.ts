@@ -238,6 +238,7 @@ async function main(): Promise<void> {
     DEEPSEEK_BASE_URL: model.url,
     RUNS_PER_TEAM: String(SESSIONS * 2),
     RUNS_PER_USER: String(SESSIONS * 2),
+    RUNS_PER_WORKSPACE: String(SESSIONS * 2),
     // One user holds a Socket.IO stream per session.
     STREAMS_PER_PRINCIPAL: String(Math.max(16, SESSIONS * 2)),
     WORKER_CONCURRENCY: String(Math.min(64, SESSIONS)),

@@ -44,13 +44,60 @@ if ! docker image inspect "$base_tag" >/dev/null 2>&1; then
   built_base=1
 fi
 
+# The agent CLIs layer (agents.env): FROM the base, built once per base + versions and reused by
+# every sandboxd rebuild, so the ~370 MB Claude Code binary is neither re-sent nor re-hashed then.
+# shellcheck source=agents.env
+source "$here/agents.env"
+agents_hash="$( { echo "$base_tag"; cat "$here/agents.env"; } | sha256sum | cut -c1-16)"
+agents_tag="$name-agents:$agents_hash"
+if ! docker image inspect "$agents_tag" >/dev/null 2>&1; then
+  cache="${H_SANDBOX_CACHE:-/var/cache/h-sandbox}"
+  staged="$cache/claude-code-$CLAUDE_CODE_VERSION"
+  if [ ! -x "$staged/bin/claude" ]; then
+    log "claude-code $CLAUDE_CODE_VERSION from the npm registry"
+    tmp="$(mktemp -d "${TMPDIR:-/tmp}/h-claude.XXXXXX")"
+    echo '{"name":"h-sandbox-agents","private":true}' >"$tmp/package.json"
+    # --force: the package asks for Node >= 22 (the image's), the host's npm may run an older one;
+    # --ignore-scripts: its postinstall is the copy done below. npm picks the linux-x64 optional
+    # dependency for this host, which is the image's platform too (glibc, x64).
+    (cd "$tmp" && npm install --silent --no-audit --no-fund --ignore-scripts --omit=dev --force \
+      "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION") >&2
+    native="$tmp/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
+    [ -x "$native" ] || { log "claude-code: no native linux-x64 binary in the package"; exit 1; }
+    rm -rf "$staged.tmp" && mkdir -p "$staged.tmp/bin"
+    mv "$native" "$staged.tmp/bin/claude"
+    cp "$tmp/node_modules/@anthropic-ai/claude-code/package.json" "$tmp/node_modules/@anthropic-ai/claude-code/LICENSE.md" "$staged.tmp/"
+    rm -rf "$tmp" "$staged" && mv "$staged.tmp" "$staged"
+  fi
+  actx="$(mktemp -d)"
+  cp -a "$staged" "$actx/claude-code"
+  cat >"$actx/Dockerfile" <<DOCKERFILE
+FROM $base_tag
+COPY claude-code /opt/claude-code
+USER 0:0
+RUN ln -sf /opt/claude-code/bin/claude /usr/local/bin/claude && /usr/local/bin/claude --version
+USER $SANDBOX_UID:$SANDBOX_UID
+LABEL h.sandbox.agents="claude-code@$CLAUDE_CODE_VERSION"
+DOCKERFILE
+  log "building $agents_tag (claude-code $CLAUDE_CODE_VERSION)"
+  DOCKER_BUILDKIT=0 docker build -q -t "$agents_tag" "$actx" >/dev/null 2>"$actx/build.err" \
+    || { cat "$actx/build.err" >&2; rm -rf "$actx"; exit 1; }
+  rm -rf "$actx"
+  # Older agent layers are garbage now (refused while a container still uses them).
+  for img in $(docker images --format '{{.Repository}}:{{.Tag}}' "$name-agents"); do
+    [ "$img" = "$agents_tag" ] || docker rmi "$img" >/dev/null 2>&1 || true
+  done
+fi
+
 # The daemon bundle: one esbuild file plus node-pty (native, N-API, so the module built by the
 # host's `npm ci` on Debian bookworm loads under the image's Node 22 as well).
 stage="$repo_root/dist/sandboxd"
 node "$repo_root/apps/sandboxd/build.mjs" "$stage" >&2
 
 final_recipe="$(cat <<DOCKERFILE
-FROM $base_tag
+FROM $agents_tag
+USER 0:0
+RUN install -d -o $SANDBOX_UID -g $SANDBOX_UID -m 0700 /var/lib/h-state
 COPY sandboxd /opt/sandboxd
 USER $SANDBOX_UID:$SANDBOX_UID
 WORKDIR /workspace

@@ -8,6 +8,8 @@ import { removeSandboxes } from './sandbox-cleanup';
 import { TEST_DATABASE_URL, TEST_DISK_DIR, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
 
 export { removeSandboxes };
+// Kept in its own file so e2e specs can wait without loading the api's modules into the test process.
+export { waitFor } from './wait-for';
 
 export interface TestStack {
   /** Prefix of this stack's sandbox containers and volumes (removed by close()). */
@@ -44,6 +46,8 @@ export async function startStack(options: { worker?: boolean; env?: Record<strin
       SANDBOX_DISK_MB: '256',
       SANDBOX_DISK_DIR: TEST_DISK_DIR,
       EGRESS_SOCKET_DIR: `${process.cwd()}/tmp/test-egress`,
+      // Short: a run's socket path (<dir>/<run id>.sock) must stay under the 108-byte unix limit.
+      MODEL_GATEWAY_SOCKET_DIR: `${process.cwd()}/tmp/test-gw`,
       // Specs sign up dozens of people from one address into a shared database: sign-up is open
       // and its rate limit out of the way unless a spec sets them (test/integration/api/accounts).
       SIGNUP_POLICY: 'open',
@@ -51,6 +55,9 @@ export async function startStack(options: { worker?: boolean; env?: Record<strin
       // Tests serve git repositories on loopback (test/support/git-server.ts); the refusal of
       // private hosts is unit-tested in libs/git-remote.
       GIT_REMOTE_ALLOW_PRIVATE_HOSTS: 'true',
+      // Team providers in tests are loopback servers (the scripted model); the refusal of
+      // internal hosts is unit-tested in libs/providers and by custom-providers.int-spec.ts.
+      PROVIDER_ALLOWED_INTERNAL_HOSTS: '127.0.0.1',
       ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
       ...options.env,
     }),
@@ -74,17 +81,3 @@ export async function startStack(options: { worker?: boolean; env?: Record<strin
     },
   };
 }
-
-/** Polls until `check` returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 20;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 250);
-  }
-}
-

@@ -67,6 +67,8 @@ export default async function e2eSetup(): Promise<void> {
     // Specs serve git repositories on loopback (test/support/git-server.ts), as the integration stack does.
     GIT_REMOTE_ALLOW_PRIVATE_HOSTS: 'true',
     DEEPSEEK_BASE_URL: model.url,
+    // A team's own provider in e2e specs is the same scripted server on loopback.
+    PROVIDER_ALLOWED_INTERNAL_HOSTS: '127.0.0.1',
     ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
     NEXT_TELEMETRY_DISABLED: '1',
   };
@@ -87,4 +89,5 @@ export default async function e2eSetup(): Promise<void> {
   await waitForUrl(`${base}/api/ready`, procs);
   await waitForUrl(`${base}/login`, procs);
   process.env.H_BASE_URL = base;
+  process.env.H_E2E_MODEL_URL = model.url;
 }

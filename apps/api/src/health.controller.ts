@@ -22,14 +22,14 @@ export class HealthController {
   constructor(private readonly health: HealthRepository) {}
 
   @Public()
-  @Get('health')
+  @Get('api/health')
   @ApiOkResponse({ type: HealthDto, description: 'The process is up' })
   getHealth(): HealthDto {
     return { status: 'ok' };
   }
 
   @Public()
-  @Get('ready')
+  @Get('api/ready')
   @ApiOkResponse({ type: ReadyDto, description: 'Postgres and Redis answer' })
   @ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: 'NOT_READY: a dependency does not answer' })
   async getReady(@Res({ passthrough: true }) res: Response): Promise<ReadyDto | ErrorResponseDto> {

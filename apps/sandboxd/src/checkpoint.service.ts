@@ -1,14 +1,17 @@
 // Workspace checkpoints (issue 10 point 7): what /workspace held before a run changed it, so a
 // session can be forked from an earlier message with the files as they were. Kept in a git object
-// store of our own outside the workspace (~/.h/checkpoints.git, with
-// an index of its own), so the user's own .git is never read or written.
+// store of our own outside the workspace (<state dir>/checkpoints.git, with an index of its own), so
+// the user's own .git is never read or written.
 //
 // What a checkpoint holds: every file git would not ignore under the workspace's own .gitignore
 // rules (node_modules, build output and the like are regenerable and often huge), each up to
 // `maxFileBytes`; larger files are left out. A restore brings back the saved files and removes files
 // created since, and leaves ignored and larger files alone. Nested repositories are kept as links
-// only (their files are not saved). The home directory is the sandbox's tmpfs: checkpoints last as
-// long as the sandbox runs (a stopped sandbox starts with none; restore then answers NOT_FOUND).
+// only (their files are not saved). The state dir is the workspace's H-internal state volume
+// (SANDBOXD_STATE_DIR, mounted by the driver outside /workspace; the local driver: a sibling
+// directory), so checkpoints survive a sandbox stop and go only with the workspace. Without one
+// (a container created before state volumes) the store is in ~/.h, the sandbox's tmpfs: a stopped
+// sandbox then starts with none and restore answers NOT_FOUND.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -53,9 +56,9 @@ export class CheckpointService {
   restore(p: { id: string }): Promise<CheckpointRestoreResult> {
     return this.serial(async () => {
       if (typeof p.id !== 'string' || !ID.test(p.id)) fail('INVALID_ARGUMENT', 'id: a checkpoint id (40 hex digits)');
-      if (!existsSync(this.gitDir)) fail('NOT_FOUND', `checkpoint ${p.id}: not in this sandbox (checkpoints do not outlive a sandbox stop)`);
+      if (!existsSync(this.gitDir)) fail('NOT_FOUND', `checkpoint ${p.id}: no longer kept for this workspace`);
       await this.git(['cat-file', '-e', `${p.id}^{commit}`], {}).catch(() =>
-        fail('NOT_FOUND', `checkpoint ${p.id}: not in this sandbox (checkpoints do not outlive a sandbox stop)`),
+        fail('NOT_FOUND', `checkpoint ${p.id}: no longer kept for this workspace`),
       );
       return this.withIndex(async (env) => {
         // The workspace now, by the same rules, to find files created since the checkpoint.

@@ -1,10 +1,12 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { PROTOCOL_VERSION, RpcPeer, type HealthResult } from '@h/sandbox-protocol';
+import { type FsChange, PROTOCOL_VERSION, RpcPeer, type HealthResult } from '@h/sandbox-protocol';
+import { BrowserService } from './browser/browser.service';
 import { CheckpointService } from './checkpoint.service';
 import { ExecService } from './exec.service';
 import { FsService } from './fs.service';
+import { LspService } from './lsp/lsp.service';
 import { PathResolver } from './path-resolver';
 import { PtyService } from './pty.service';
 import { SearchService } from './search.service';
@@ -16,6 +18,8 @@ const VERSION = typeof SANDBOXD_VERSION === 'string' ? SANDBOXD_VERSION : 'dev';
 export interface ServerOptions {
   root: string;
   socketPath: string;
+  /** Where checkpoints are kept (the workspace's state volume); default ~/.h. */
+  stateDir?: string;
 }
 
 /** The daemon: one RpcPeer per connection on a unix socket, all sharing the services below. */
@@ -27,6 +31,8 @@ export class SandboxServer {
   private readonly pty: PtyService;
   private readonly watch: WatchService;
   private readonly checkpoints: CheckpointService;
+  private readonly lsp: LspService;
+  private readonly browser: BrowserService;
   private readonly peers = new Set<RpcPeer>();
   private readonly started = Date.now();
   private lastUse = Date.now();
@@ -43,7 +49,18 @@ export class SandboxServer {
       for (const peer of this.peers) peer.notify('pty.changed', n);
     });
     this.watch = new WatchService(this.paths);
-    this.checkpoints = new CheckpointService(this.paths);
+    const onDisk = (changes: FsChange[]) => void this.lsp.onDiskChanges(changes).catch(() => undefined);
+    this.lsp = new LspService(this.paths, {
+      broadcast: (method, params) => {
+        for (const peer of this.peers) peer.notify(method, params);
+      },
+      watch: (enabled) => this.watch.listen(onDisk, enabled),
+    });
+    // Page state and actions go to every connection (each api process relays them to its views).
+    this.browser = new BrowserService(this.paths, (method, params) => {
+      for (const peer of this.peers) peer.notify(method, params);
+    });
+    this.checkpoints = new CheckpointService(this.paths, opts.stateDir ? path.join(opts.stateDir, 'checkpoints.git') : undefined);
   }
 
   async listen(): Promise<void> {
@@ -68,6 +85,7 @@ export class SandboxServer {
       this.peers.delete(peer);
       this.pty.detachAll(peer);
       this.watch.unsubscribe(peer);
+      this.browser.detach(peer);
     });
     this.register(peer);
     return peer;
@@ -75,7 +93,9 @@ export class SandboxServer {
 
   async close(): Promise<void> {
     this.pty.closeAll();
+    this.lsp.closeAll();
     this.watch.close();
+    await this.browser.close();
     for (const p of this.peers) p.close();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
     rmSync(this.opts.socketPath, { force: true });
@@ -130,11 +150,49 @@ export class SandboxServer {
     on('pty.detach', (p) => this.pty.detach(p, peer));
     on('pty.rename', (p) => this.pty.rename(p));
     on('pty.list', () => this.pty.list());
+    on('lsp.sync', (p) => this.lsp.sync(p));
+    on('lsp.close', (p) => this.lsp.close(p));
+    on('lsp.diagnostics', (p) => this.lsp.diagnostics(p ?? {}));
+    on('lsp.completion', (p) => this.lsp.completion(p));
+    on('lsp.hover', (p) => this.lsp.hover(p));
+    on('lsp.definition', (p) => this.lsp.definition(p));
+    on('lsp.status', () => this.lsp.status());
     peer.onNotification('pty.write', (p) => {
       // Keystrokes as notifications: no response line per key.
       this.lastUse = Date.now();
       this.pty.write(p);
     });
     peer.onNotification('pty.ack', (p) => this.pty.ack(p, peer));
+    this.registerBrowser(peer, on);
+  }
+
+  private registerBrowser(peer: RpcPeer, on: (method: string, fn: (p: any) => unknown) => void): void {
+    const b = this.browser;
+    on('browser.state', () => b.freshState());
+    on('browser.navigate', (p) => b.navigate(p));
+    on('browser.history', (p) => b.history(p));
+    on('browser.tab', (p) => b.tab(p));
+    on('browser.screenshot', (p) => b.screenshot(p ?? {}));
+    on('browser.click', (p) => b.click(p));
+    on('browser.move', (p) => b.move(p));
+    on('browser.type', (p) => b.type(p));
+    on('browser.clear', (p) => b.clear(p));
+    on('browser.select', (p) => b.select(p));
+    on('browser.scroll', (p) => b.scroll(p ?? {}));
+    on('browser.press', (p) => b.press(p));
+    on('browser.wait', (p) => b.wait(p));
+    on('browser.console', (p) => b.console(p ?? {}));
+    on('browser.requestErrors', (p) => b.requestErrors(p ?? {}));
+    on('browser.dialog', (p) => b.dialog(p ?? {}));
+    on('browser.respondDialog', (p) => b.respondDialog(p));
+    on('browser.upload', (p) => b.upload(p));
+    on('browser.screencast', (p) => b.screencast(p, peer));
+    on('browser.input', (p) => b.input(p));
+    // Raw view input as notifications (no reply per mouse move) and the screencast's flow control.
+    peer.onNotification('browser.input', (p) => {
+      this.lastUse = Date.now();
+      void b.input(p).catch(() => undefined);
+    });
+    peer.onNotification('browser.frameAck', () => b.frameAck(peer));
   }
 }

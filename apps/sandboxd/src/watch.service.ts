@@ -14,6 +14,17 @@ const MAX_PENDING_PATHS = 10_000;
 export const WATCH_HASH_MAX_BYTES = 1024 * 1024;
 /** Hashing per flush stops past this many bytes read (a branch switch touching thousands of files). */
 const WATCH_HASH_BUDGET_BYTES = 16 * 1024 * 1024;
+/**
+ * What `git status` reads besides the work tree: HEAD, the index, refs (branches, tags, remotes)
+ * and the state of a merge or rebase. Objects and logs are left out (a commit writes them too,
+ * along with a ref), and so are lock files (the real file's rename follows).
+ */
+const GIT_STATE = /^\.git\/(HEAD|index|packed-refs|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|refs\/.+|rebase-(merge|apply)(\/.*)?)$/;
+
+/** Whether a watcher event under .git means the repository's status may have changed. */
+export function isGitStateChange(rel: string): boolean {
+  return GIT_STATE.test(rel) && !rel.endsWith('.lock');
+}
 
 /**
  * Debounced, de-duplicated file-change notifications (`fs.changed {paths, changes}`) for
@@ -29,9 +40,20 @@ export class WatchService {
   /** Path -> whether a rename event (create, delete, move) was seen for it. */
   private readonly changed = new Map<string, boolean>();
   private overflow = false;
+  /** A git state file changed since the last flush (see GIT_STATE). */
+  private git = false;
   private timer: NodeJS.Timeout | null = null;
+  /** In-process consumers (the language servers' open files): they keep the watcher on like a subscriber. */
+  private readonly listeners = new Set<(changes: FsChange[]) => void>();
 
   constructor(private readonly paths: PathResolver) {}
+
+  /** Hear every flushed change in this process (`on` false: stop hearing). */
+  listen(listener: (changes: FsChange[]) => void, on: boolean): void {
+    if (on) this.listeners.add(listener);
+    else this.listeners.delete(listener);
+    this.update();
+  }
 
   subscribe(peer: RpcPeer, enabled: boolean): null {
     if (enabled) this.subscribers.add(peer);
@@ -47,28 +69,35 @@ export class WatchService {
 
   close(): void {
     this.subscribers.clear();
+    this.listeners.clear();
     this.update();
   }
 
   private update(): void {
-    if (this.subscribers.size && !this.watcher) {
+    if ((this.subscribers.size || this.listeners.size) && !this.watcher) {
       this.watcher = watch(this.paths.root, { recursive: true }, (event, name) => this.onEvent(event, name));
       this.watcher.on('error', () => {
         // e.g. inotify limits: drop the watcher; a later subscribe retries.
         this.watcher?.close();
         this.watcher = null;
       });
-    } else if (!this.subscribers.size && this.watcher) {
+    } else if (!this.subscribers.size && !this.listeners.size && this.watcher) {
       this.watcher.close();
       this.watcher = null;
       this.changed.clear();
       this.overflow = false;
+      this.git = false;
     }
   }
 
   private onEvent(event: string, name: string | Buffer | null): void {
     if (!name) return;
     const rel = name.toString().split('\\').join('/');
+    if (isGitStateChange(rel)) {
+      this.git = true;
+      this.timer ??= setTimeout(() => void this.flush(), DEBOUNCE_MS);
+      return;
+    }
     if (isInSkippedDirectory(rel)) return;
     if (this.changed.size >= MAX_PENDING_PATHS && !this.changed.has(rel)) this.overflow = true;
     else this.changed.set(rel, (this.changed.get(rel) ?? false) || event === 'rename');
@@ -78,14 +107,18 @@ export class WatchService {
   private async flush(): Promise<void> {
     const pending = [...this.changed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const overflow = this.overflow;
+    const git = this.git;
     this.changed.clear();
     this.overflow = false;
+    this.git = false;
     const budget = { bytes: WATCH_HASH_BUDGET_BYTES };
     const changes: FsChange[] = [];
     for (const [rel, renamed] of pending) changes.push(await this.describe(rel, renamed, budget));
     // Events that arrived while describing wait for the next flush.
-    this.timer = this.changed.size || this.overflow ? setTimeout(() => void this.flush(), DEBOUNCE_MS) : null;
+    this.timer = this.changed.size || this.overflow || this.git ? setTimeout(() => void this.flush(), DEBOUNCE_MS) : null;
     if (overflow) for (const peer of this.subscribers) peer.notify('fs.changed', { paths: [], changes: [], overflow: true });
+    if (git) for (const peer of this.subscribers) peer.notify('fs.changed', { paths: [], changes: [], git: true });
+    if (changes.length) for (const listener of this.listeners) listener(changes);
     for (let i = 0; i < changes.length; i += MAX_PATHS_PER_NOTIFICATION) {
       const part = changes.slice(i, i + MAX_PATHS_PER_NOTIFICATION);
       for (const peer of this.subscribers) peer.notify('fs.changed', { paths: part.map((c) => c.path), changes: part });

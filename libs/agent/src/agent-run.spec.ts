@@ -82,8 +82,8 @@ describe('runAgent', () => {
       expect(current[previous.length - 1].startsWith(previous[previous.length - 1].slice(0, -2))).toBe(true);
     }
     expect(kit.events.filter((e) => e.type === 'run.started').map((e) => (e.data as { systemChunkIds: string[] }).systemChunkIds)).toEqual([
-      ['core_rules', 'lang_general'],
-      ['core_rules', 'lang_general'],
+      ['core_rules', 'lang_general', 'prior_history'],
+      ['core_rules', 'lang_general', 'prior_history'],
     ]);
   });
 
@@ -124,7 +124,7 @@ describe('runAgent', () => {
   it('should continue a session whose log ended mid-batch with a paired conversation', async () => {
     kit.server.load(scenario('resume', [{ text: 'Picking up again.' }]));
     const crashed = rebuildConversation([
-      { type: 'run.started', data: { model: 'deepseek-v4-flash', thinking: false, systemChunkIds: ['core_rules', 'lang_general'] } },
+      { type: 'run.started', data: { model: 'deepseek-v4-flash', thinking: false, systemChunkIds: ['core_rules', 'lang_general', 'prior_history'] } },
       { type: 'message.user', data: { content: 'read both' } },
       { type: 'message.assistant', data: { content: null, toolCalls: [{ id: 'x1', name: 'read_file', arguments: '{"path":"a"}' }, { id: 'x2', name: 'read_file', arguments: '{"path":"b"}' }] } },
       { type: 'tool.end', data: { toolCallId: 'x1', name: 'read_file', result: 'A', isError: false, durationMs: 1 } },

@@ -2,7 +2,7 @@
 // calls in order → repeat, until task_complete is accepted, a plain reply ends a run in which no
 // work was done, the run is cancelled, or it fails. Every state change is an event, applied to
 // the Conversation through the same reducer a rebuild uses, then handed to `onEvent`.
-import type { AgentEvent, AgentTodo } from '@h/contracts';
+import { TOOL_IMAGE_MAX_BASE64, type AgentEvent, type AgentTodo } from '@h/contracts';
 import { effectiveThinking, getModelInfo, isModelError, type ChatMessage, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
 import {
   MemoryOutputStore,
@@ -21,6 +21,7 @@ import { buildGuidance, buildSystemPrompt, ItrSelector } from './prompt/itr';
 import { spillIfOversize } from './spill';
 import type { AgentRunOptions, AgentRunResult, AgentRunStatus } from './agent-run.types';
 import { UsageMeter } from './usage-meter';
+import { WorkspaceContextTracker } from './workspace-context/workspace-context';
 
 export const DEFAULT_MAX_STEPS = 50;
 /** Plain replies after work was done that get a reminder before the run fails. */
@@ -68,17 +69,23 @@ class AgentRun {
   private workDone = false;
   private reminders = 0;
   private sinkMs = 0;
+  private readonly context: WorkspaceContextTracker | null;
 
   constructor(private readonly o: AgentRunOptions) {
     this.conversation = o.conversation ?? new Conversation();
     this.tools = o.tools ?? new ToolRegistry();
     this.signal = o.signal ?? new AbortController().signal;
-    this.meter = new UsageMeter(o.model);
+    const info = o.modelInfo ?? getModelInfo(o.model);
+    this.meter = new UsageMeter(info);
     this.offered = new Set(this.tools.definitions().map((t) => t.name));
     this.outputs = o.outputs ?? new MemoryOutputStore();
-    this.contextWindow = getModelInfo(o.model).contextWindow;
+    this.contextWindow = info.contextWindow;
     // Thresholds follow the model's window; explicit settings (tests, benchmarks) override them.
     this.compaction = compactionFor(this.contextWindow, o.compaction);
+    const c = this.conversation;
+    this.context = o.workspaceContext
+      ? new WorkspaceContextTracker(o.workspace, o.workspaceContext, () => ({ instructions: c.contextInstructions, tree: c.contextTree }))
+      : null;
   }
 
   async run(): Promise<AgentRunResult> {
@@ -111,12 +118,23 @@ class AgentRun {
     if (resumed.length > 0 || (this.o.userMessage === undefined && c.workSinceMessage)) this.workDone = true;
     for (const m of c.messages) this.itr.observeMessage(m);
     if (this.o.userMessage !== undefined) this.itr.observe(this.o.userMessage);
-    // The session's first run fixes the system prompt; later runs reuse it byte for byte.
-    const systemChunkIds = c.systemChunkIds ?? this.itr.selected();
-    await this.emit({ type: 'run.started', data: { model: this.o.model, thinking: effectiveThinking(this.o.model, this.o.thinking), systemChunkIds } });
-    this.systemMessage = { role: 'system', content: buildSystemPrompt(c.systemChunkIds ?? systemChunkIds, this.o.workspace.root, this.offered) };
+    // The session's first run fixes the system prompt; later runs reuse it byte for byte. A
+    // sub-agent's is its profile's and the always-on chunks, whatever its task (see profilePrompt).
+    const systemChunkIds = c.systemChunkIds ?? (this.o.profilePrompt !== undefined ? new ItrSelector().selected() : this.itr.selected());
+    await this.emit({ type: 'run.started', data: { model: this.o.model, thinking: effectiveThinking(this.o.modelInfo ?? this.o.model, this.o.thinking), systemChunkIds } });
+    const base = buildSystemPrompt(c.systemChunkIds ?? systemChunkIds, this.o.workspace.root, this.offered);
+    this.systemMessage = { role: 'system', content: this.o.profilePrompt !== undefined ? `${this.o.profilePrompt}\n\n${base}` : base };
     this.toolsTokens = estimateToolsTokens(this.tools.definitions());
     if (this.o.userMessage !== undefined) await this.emit({ type: 'message.user', data: { content: this.o.userMessage } });
+    if (this.o.guidance) await this.emit({ type: 'prompt.guidance', data: { chunkIds: [], content: this.o.guidance } });
+    // A run's first segment (nothing answered since the person's message) opens with what changed
+    // in the workspace's instructions and tree; a resumed segment has that in its log already.
+    if (this.context && resumed.length === 0 && c.stepsSinceMessage === 0) await this.emitContext(await this.context.opening().catch(() => null));
+    // Remembered facts follow, on the same first segment only (a resumed segment has them logged).
+    const memory = this.o.memory;
+    if (memory?.content && resumed.length === 0 && c.stepsSinceMessage === 0) {
+      await this.emit({ type: 'prompt.guidance', data: { chunkIds: [], content: memory.content, memoryIds: memory.ids } });
+    }
     // The locks come from the run's own events (the conversation folds them), so a run resumed
     // after a pause or a lost worker keeps its summary, todos and problems, and a new message
     // starts with none.
@@ -131,6 +149,7 @@ class AgentRun {
     this.checkCancelled();
     await this.compactIfNeeded();
     await this.appendNewGuidance();
+    await this.appendReviewNotes();
 
     const model = await this.requestModel();
     const modelMs = model.ms;
@@ -146,6 +165,7 @@ class AgentRun {
       const batch = await this.executeBatch(calls);
       toolMs = batch.toolMs;
       outcome = await this.afterBatch(batch);
+      if (!outcome && this.context) await this.emitContext(await this.context.afterCalls(calls).catch(() => null));
     }
     const totalMs = performance.now() - t0;
     this.o.onStepTiming?.({
@@ -153,6 +173,12 @@ class AgentRun {
       engineMs: Math.max(0, totalMs - modelMs - toolMs - this.sinkMs),
     });
     return outcome;
+  }
+
+  // Instructions and the tree go after what the model has seen (the prefix cache is kept). A
+  // failure to read them costs the model that context, never the run.
+  private async emitContext(guidance: Awaited<ReturnType<WorkspaceContextTracker['opening']>>): Promise<void> {
+    if (guidance) await this.emit({ type: 'prompt.guidance', data: { chunkIds: [], content: guidance.content, workspaceContext: guidance.workspaceContext } });
   }
 
   private async compactIfNeeded(): Promise<void> {
@@ -166,6 +192,14 @@ class AgentRun {
     const included = this.conversation.includedChunkIds();
     const fresh = this.itr.selected().filter((id) => !included.has(id));
     if (fresh.length > 0) await this.emit({ type: 'prompt.guidance', data: { chunkIds: fresh, content: buildGuidance(fresh, this.offered) } });
+  }
+
+  // A reject or revert made while the run works: told in this request, not the next run's first
+  // message. Guidance goes at the end, after what the model has already seen (prefix cache kept).
+  private async appendReviewNotes(): Promise<void> {
+    const notes = (await this.o.reviewNotes?.().catch(() => [])) ?? [];
+    if (!notes.length) return;
+    await this.emit({ type: 'prompt.guidance', data: { chunkIds: [], content: notes.map((n) => n.text).join('\n'), changeIds: notes.flatMap((n) => n.changeIds) } });
   }
 
   private async requestModel(): Promise<
@@ -265,15 +299,15 @@ class AgentRun {
     return null;
   }
 
-  private async afterBatch(batch: { pendingCall?: ToolCall }): Promise<AgentRunResult | null> {
-    if (batch.pendingCall) return this.result('paused', { pendingCall: batch.pendingCall });
+  private async afterBatch(batch: { pendingCall?: ToolCall; waitingFor?: AgentRunResult['waitingFor'] }): Promise<AgentRunResult | null> {
+    if (batch.pendingCall) return this.result('paused', { pendingCall: batch.pendingCall, waitingFor: batch.waitingFor });
     if (this.toolState.completed) return this.done(null);
     if (this.signal.aborted) return this.cancelled();
     return null;
   }
 
   /** Runs a batch in order; stops at a call that needs a permission decision. */
-  private async executeBatch(calls: ToolCall[]): Promise<{ toolMs: number; pendingCall?: ToolCall }> {
+  private async executeBatch(calls: ToolCall[]): Promise<{ toolMs: number; pendingCall?: ToolCall; waitingFor?: AgentRunResult['waitingFor'] }> {
     let toolMs = 0;
     for (const call of calls) {
       if (this.signal.aborted) {
@@ -288,8 +322,9 @@ class AgentRun {
       let args = call.arguments;
       let edited = false;
       if (tool && this.o.authorize) {
-        const decision = await this.o.authorize({ call, category: tool.category });
-        if (decision.behavior === 'ask') return { toolMs, pendingCall: call };
+        const decision = await this.o.authorize({ call, category: tool.category, ...(tool.approval ? { approval: tool.approval } : {}) });
+        if (decision.behavior === 'ask') return { toolMs, pendingCall: call, waitingFor: 'permission' };
+        if (decision.behavior === 'wait') return { toolMs, pendingCall: call, waitingFor: 'delegation' };
         if (decision.behavior === 'deny') {
           const why = decision.message ? `: ${decision.message}` : '';
           await this.endTool(call, { text: `Denied by the user${why}. Do not retry it unchanged.`, isError: true }, 0);
@@ -335,6 +370,8 @@ class AgentRun {
         durationMs: Math.round(durationMs),
         ...(output ? { outputId: output.id, outputLabel: output.label, outputBytes: output.bytes, outputTruncated: output.truncated } : {}),
         ...(raw.data !== undefined ? { data: raw.data } : {}),
+        // Kept in the log so the conversation (and the image the model saw) rebuilds from it.
+        ...(raw.image && !raw.isError && raw.image.data.length <= TOOL_IMAGE_MAX_BASE64 ? { image: raw.image } : {}),
       },
     });
     if (raw.isError) return;
@@ -366,6 +403,11 @@ class AgentRun {
       diagnostics: this.o.diagnostics,
       ...(this.o.fileChanges ? { changes: { maxBytes: this.o.fileChanges.maxBytes } } : {}),
       terminals: this.o.terminals,
+      browser: this.o.browser,
+      memory: this.o.memoryStore,
+      delegation: this.o.delegation,
+      caller: this.o.caller,
+      sessionQueries: this.o.sessionQueries,
       emit: (event) => this.emit(event),
     };
   }

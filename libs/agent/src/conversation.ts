@@ -1,13 +1,14 @@
 // The model conversation as a fold over agent events. The live loop applies every event it emits
 // through this same reducer, so the messages it sends are, by construction, exactly what
 // `rebuildConversation(events)` yields later from the persisted log (event sourcing).
-import type { AgentEvent, AgentTodo, SessionEventData } from '@h/contracts';
+import type { AgentEvent, AgentTodo, SessionEventData, WorkspaceContextData } from '@h/contracts';
 import type { ChatMessage, ToolCall } from '@h/llm';
 import type { ProblemReport } from '@h/tools';
 
 /** Result text for a tool call that has no recorded result (crash, cancel, lost event). */
 export const INTERRUPTED_RESULT = 'Error: no result was recorded for this call (the run was interrupted before it finished).';
 export const COMPACTION_PREFIX = '[Compacted history]';
+export const SUB_AGENT_MEMORY_HEADER = '[What H remembers about the user]';
 
 /** Any stored event: agent events plus whatever else the session log holds (ignored here). */
 export interface StoredEvent {
@@ -41,7 +42,15 @@ export class Conversation {
    * What people undid of the agent's work since its last request (rejected or reverted changes),
    * told on the next message the model has not seen yet: never by rewriting what was sent.
    */
-  private pendingNotes: string[] = [];
+  private pendingNotes: { changeIds: string[]; text: string }[] = [];
+  /** Changes whose resolution the model was told of mid-run (`prompt.guidance` with changeIds). */
+  private readonly toldChanges = new Set<string>();
+  /** Instruction files the model has been shown, by path, with the content hash it saw. */
+  readonly contextInstructions = new Map<string, string>();
+  /** The file tree the model knows (the last full tree plus patches); null until one is sent. */
+  contextTree: Set<string> | null = null;
+  /** Remembered entries the model has been told (`id@version`, prompt.guidance memoryIds). */
+  readonly toldMemories = new Set<string>();
 
   apply(event: StoredEvent): void {
     const e = event as AgentEvent;
@@ -56,6 +65,13 @@ export class Conversation {
           this.problems = null;
           this.workSinceMessage = false;
           this.stepsSinceMessage = 0;
+        }
+        // A sub-agent's task: the memory subset, then its profile's earlier task/summary pairs
+        // (the same bytes for every delegation of the profile: a shared cached prefix), then the task.
+        if (e.data.memory) this.push({ role: 'user', content: `${SUB_AGENT_MEMORY_HEADER}\n${e.data.memory}` });
+        for (const pair of e.data.prefix ?? []) {
+          this.push({ role: 'user', content: pair.task });
+          this.push({ role: 'assistant', content: pair.summary });
         }
         this.push({ role: 'user', content: this.withNotes(e.data.content) });
         return;
@@ -75,13 +91,26 @@ export class Conversation {
       case 'prompt.guidance':
         this.appendGuidance(e.data.content);
         this.guidanceChunkIds.push(...e.data.chunkIds);
+        if (e.data.workspaceContext) this.noteContext(e.data.workspaceContext);
+        for (const id of e.data.memoryIds ?? []) this.toldMemories.add(id);
+        if (e.data.changeIds?.length) {
+          // Told now: the same resolution waiting for the next message must not be told twice.
+          for (const id of e.data.changeIds) this.toldChanges.add(id);
+          this.pendingNotes = this.pendingNotes.filter((n) => !n.changeIds.every((id) => this.toldChanges.has(id)));
+        }
         return;
       case 'tool.end':
         // A result whose call is not open (duplicate, or after a later message) would break the
         // API's pairing rule; the call already has its result or a synthetic one.
         if (!this.open.delete(e.data.toolCallId)) return;
         if (e.data.name === 'read_problems' && !e.data.isError) this.problems = problemReport(e.data.data) ?? this.problems;
-        this.messages.push({ role: 'tool', content: this.withNotes(e.data.result), toolCallId: e.data.toolCallId, name: e.data.name });
+        this.messages.push({
+          role: 'tool',
+          content: this.withNotes(e.data.result),
+          toolCallId: e.data.toolCallId,
+          name: e.data.name,
+          ...(e.data.image ? { images: [e.data.image] } : {}),
+        });
         return;
       case 'summary.written':
         this.summary = e.data.summary;
@@ -92,6 +121,10 @@ export class Conversation {
       case 'compaction':
         this.closeOpenCalls();
         this.messages.splice(0, e.data.replacedMessages, { role: 'user', content: e.data.summary });
+        // What the compacted messages told of instructions and the tree may be gone: tell it again.
+        this.contextInstructions.clear();
+        this.contextTree = null;
+        this.toldMemories.clear();
         return;
       default:
         if ((event.type as string) === 'file.change.resolved') this.noteResolved(event.data as SessionEventData<'file.change.resolved'>);
@@ -99,16 +132,28 @@ export class Conversation {
     }
   }
 
+  private noteContext(ctx: WorkspaceContextData): void {
+    for (const i of ctx.instructions ?? []) {
+      if (i.removed) this.contextInstructions.delete(i.path);
+      else this.contextInstructions.set(i.path, i.sha256);
+    }
+    if (ctx.tree?.mode === 'full') this.contextTree = new Set(ctx.tree.paths);
+    else if (ctx.tree?.mode === 'patch' && this.contextTree) {
+      for (const p of ctx.tree.added) this.contextTree.add(p);
+      for (const p of ctx.tree.deleted) this.contextTree.delete(p);
+    }
+  }
+
   private noteResolved(data: SessionEventData<'file.change.resolved'>): void {
     const note = changeNote(data);
-    if (note) this.pendingNotes.push(note);
+    if (note && !data.changeIds.every((id) => this.toldChanges.has(id))) this.pendingNotes.push({ changeIds: data.changeIds, text: note });
   }
 
   // A note rides on the next user message or tool result: both are new to the model, so the
   // cached prefix (everything it was sent before) stays byte for byte the same.
   private withNotes(content: string): string {
     if (!this.pendingNotes.length) return content;
-    const notes = this.pendingNotes.join('\n');
+    const notes = this.pendingNotes.map((n) => n.text).join('\n');
     this.pendingNotes = [];
     return `${content}\n\n${notes}`;
   }

@@ -1,10 +1,15 @@
 export { runAgent, DEFAULT_MAX_STEPS, FINAL_REPLY_REMINDER } from './agent-run';
 export type { AgentRunOptions, AgentRunResult, AgentRunStatus, AuthorizationRequest, ToolAuthorization, StepTiming, FileChangeRecorder } from './agent-run.types';
-export { Conversation, rebuildConversation, type RebuildOptions, pairingViolations, INTERRUPTED_RESULT, COMPACTION_PREFIX, type StoredEvent } from './conversation';
+export { Conversation, rebuildConversation, type RebuildOptions, pairingViolations, INTERRUPTED_RESULT, COMPACTION_PREFIX, SUB_AGENT_MEMORY_HEADER, type StoredEvent } from './conversation';
 export { planCompaction, compactionFor, DEFAULT_COMPACTION, COMPACTION_WINDOW_SHARE, type CompactionPlan, type CompactionSettings } from './compaction';
 export { spillIfOversize, SPILL_THRESHOLD_BYTES, type Spilled } from './spill';
 export { estimateMessagesTokens, estimateToolsTokens, CHARS_PER_TOKEN } from './context-estimate';
 export { UsageMeter } from './usage-meter';
 export { ItrSelector, selectChunks, buildSystemPrompt, buildGuidance, renderChunks } from './prompt/itr';
-export { PROMPT_CHUNKS, MIN_TRIGGER_SCORE, type PromptChunk } from './prompt/prompt-chunks';
+export { PROMPT_CHUNKS, MIN_TRIGGER_SCORE, PRIOR_HISTORY_GUIDANCE, type PromptChunk } from './prompt/prompt-chunks';
 export { changeNote } from './conversation';
+export * from './step-mode';
+export { parentToolRegistry, profileToolRegistry, profilePrompt, withPrefixPair, bounded, type PrefixPair } from './profiles';
+export { WorkspaceContextTracker, type WorkspaceContextOptions, type KnownContext, type ContextGuidance } from './workspace-context/workspace-context';
+export { listTree, treeUpdate, renderTree, renderPatch, FILE_TREE_MAX_PATHS, FILE_TREE_PATCH_MAX, FILE_TREE_SCAN_MAX } from './workspace-context/file-tree';
+export { INSTRUCTION_FILE_NAMES, INSTRUCTIONS_MAX_BYTES_DEFAULT } from './workspace-context/instructions';

@@ -1,5 +1,5 @@
 import type { Usage } from '@h/contracts';
-import { computeCost, type ModelUsage } from '@h/llm';
+import { computeCost, type ModelInfo, type ModelUsage } from '@h/llm';
 
 /** Usage accumulated over one run: requests, tokens, cache hits and misses, cost. */
 export class UsageMeter {
@@ -7,7 +7,8 @@ export class UsageMeter {
     requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, reasoningTokens: 0, costUsd: 0,
   };
 
-  constructor(private readonly model: string) {}
+  /** A catalog model id, or the model's own info (its prices) for a team provider's model. */
+  constructor(private readonly model: string | Pick<ModelInfo, 'pricePerMillion'>) {}
 
   /** Records one model request; returns its cost in USD. */
   add(usage: ModelUsage | undefined): number {

@@ -1,14 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
-  AGENT_CHANGE_KINDS,
   AGENT_CHANGE_STATUSES,
   type AgentChange,
-  type AgentChangeKind,
   type AgentChangeRestoreResult,
   type AgentChangeSide,
   type AgentChangeStatus,
   type ListResponse,
 } from '@h/contracts';
+import { AgentChangeSummaryDto } from '@h/runs';
 
 export class AgentChangeSideDto implements AgentChangeSide {
   @ApiProperty({ example: true, description: 'Whether a file (or directory) was at the path on this side' }) exists: boolean;
@@ -20,18 +19,9 @@ export class AgentChangeSideDto implements AgentChangeSide {
   @ApiProperty({ example: false, description: 'Over FILE_CHANGE_MAX_BYTES: recorded without content' }) tooLarge: boolean;
 }
 
-export class AgentChangeDto implements AgentChange<Date> {
-  @ApiProperty({ format: 'uuid' }) id: string;
+// The summary fields (id, run, kind, paths, counts) are the bot API's AgentChangeSummaryDto.
+export class AgentChangeDto extends AgentChangeSummaryDto implements AgentChange<Date> {
   @ApiProperty({ format: 'uuid' }) sessionId: string;
-  @ApiProperty({ format: 'uuid' }) runId: string;
-  @ApiProperty({ example: 'call_1' }) toolCallId: string;
-  @ApiProperty({ enum: AGENT_CHANGE_KINDS, example: 'modify' }) kind: AgentChangeKind;
-  @ApiProperty({ example: 'src/answer.ts', description: 'Relative to the workspace root (the new path of a rename)' }) path: string;
-  @ApiProperty({ nullable: true, type: String, example: null, description: 'The old path of a rename' }) fromPath: string | null;
-  @ApiProperty({ example: 1 }) added: number;
-  @ApiProperty({ example: 1 }) removed: number;
-  @ApiProperty({ example: false }) binary: boolean;
-  @ApiProperty({ example: false }) tooLarge: boolean;
   @ApiProperty({ enum: AGENT_CHANGE_STATUSES, example: 'applied' }) status: AgentChangeStatus;
   @ApiProperty({ type: AgentChangeSideDto }) before: AgentChangeSideDto;
   @ApiProperty({ type: AgentChangeSideDto }) after: AgentChangeSideDto;

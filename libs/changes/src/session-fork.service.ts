@@ -55,10 +55,14 @@ export class SessionForkService {
       workspaceId: source.workspaceId,
       createdById: principal.userId,
       title: `${source.title || 'Session'} (fork)`.slice(0, 200),
+      providerId: source.providerId,
       model: source.model,
       thinking: source.thinking,
       permissionMode: source.permissionMode,
+      stepMode: source.stepMode,
       maxSteps: source.maxSteps,
+      // session_trace's lineage (libs/session-search).
+      forkedFromId: source.id,
     });
     for (let i = 0; i < kept.length; i += COPY_BATCH) {
       await this.events.append(session.id, kept.slice(i, i + COPY_BATCH).map((e) => ({ type: e.type, data: e.data })));
@@ -84,7 +88,7 @@ export class SessionForkService {
         throw new AppException(
           errorStatus('CHECKPOINT_GONE'),
           'CHECKPOINT_GONE',
-          'The files as they were then are no longer kept (the sandbox stopped since). Fork with restoreFiles: false to keep the files as they are now.',
+          'The files as they were then are no longer kept for this workspace. Fork with restoreFiles: false to keep the files as they are now.',
         );
       }
       throw err;

@@ -29,9 +29,38 @@ export class AppConfig {
     return resolve(this.env.SANDBOX_DISK_DIR ?? join(this.env.H_DATA_DIR, 'sandbox-disks'));
   }
 
+  /**
+   * Absolute host dir of the sandboxes' daemon sockets (direct connections), or undefined for the
+   * `docker exec` relay: SANDBOX_SOCKET_DIR, `off`, or by default <H_DATA_DIR>/sandbox-sockets
+   * unless the engine is remote or proxied (DOCKER_HOST: compose's socket proxy only allows listed
+   * dirs). The default also needs the engine to share this process's filesystem, which only the
+   * engine can tell (SandboxManager asks it: `sandboxSocketDirIsDefault`).
+   */
+  get sandboxSocketDir(): string | undefined {
+    const dir = this.env.SANDBOX_SOCKET_DIR;
+    if (dir === 'off') return undefined;
+    if (dir) return resolve(dir);
+    if (this.env.DOCKER_HOST) return undefined;
+    return resolve(join(this.env.H_DATA_DIR, 'sandbox-sockets'));
+  }
+
+  get sandboxSocketDirIsDefault(): boolean {
+    return !this.env.SANDBOX_SOCKET_DIR;
+  }
+
   /** Absolute dir of the egress proxy's per-workspace sockets (EGRESS_SOCKET_DIR or <H_DATA_DIR>/egress). */
   get egressSocketDir(): string {
     return resolve(this.env.EGRESS_SOCKET_DIR ?? join(this.env.H_DATA_DIR, 'egress'));
+  }
+
+  /**
+   * Absolute dir of the model gateway's run sockets (MODEL_GATEWAY_SOCKET_DIR or
+   * <H_DATA_DIR>/model-gateway), mounted into every sandbox; null when set to `off` (no mount, and
+   * claude-code sessions cannot run).
+   */
+  get modelGatewaySocketDir(): string | null {
+    if (this.env.MODEL_GATEWAY_SOCKET_DIR === 'off') return null;
+    return resolve(this.env.MODEL_GATEWAY_SOCKET_DIR ?? join(this.env.H_DATA_DIR, 'model-gateway'));
   }
 
   /** SIGNUP_POLICY, else the deprecated SIGNUP_ENABLED, else open in development and invite elsewhere. */

@@ -56,6 +56,20 @@ describe(parseEnv.name, () => {
     expect(() => parseEnv({ NETWORK_ENABLE_MIN_ROLE: 'viewer' })).toThrow(/NETWORK_ENABLE_MIN_ROLE/);
   });
 
+  it('should put sandbox sockets under the data dir only for a local engine, unless set or turned off', () => {
+    const dir = (env: Record<string, string>) => new AppConfig(parseEnv({ H_DATA_DIR: '/srv/h', ...env }));
+    expect(dir({}).sandboxSocketDir).toBe('/srv/h/sandbox-sockets');
+    expect(dir({}).sandboxSocketDirIsDefault).toBe(true);
+    // A remote or proxied engine (compose's socket proxy) cannot mount a dir of this process.
+    expect(dir({ DOCKER_HOST: 'unix:///run/h-docker/docker.sock' }).sandboxSocketDir).toBeUndefined();
+    expect(dir({ SANDBOX_SOCKET_DIR: 'off' }).sandboxSocketDir).toBeUndefined();
+    expect(dir({ SANDBOX_SOCKET_DIR: '/run/h-sockets', DOCKER_HOST: 'tcp://docker:2375' }).sandboxSocketDir).toBe('/run/h-sockets');
+    expect(dir({ SANDBOX_SOCKET_DIR: '/run/h-sockets' }).sandboxSocketDirIsDefault).toBe(false);
+    expect(dir({ SANDBOX_SOCKET_DIR: '' }).sandboxSocketDir).toBe('/srv/h/sandbox-sockets'); // empty: unset
+    expect(parseEnv({}).EVENT_COMMIT).toBe('barriers');
+    expect(() => parseEnv({ EVENT_COMMIT: 'sometimes' })).toThrow(/EVENT_COMMIT/);
+  });
+
   it("should accept express's trust proxy forms and refuse anything else by name", () => {
     for (const v of ['loopback', 'false', '172.18.0.1', '10.0.0.0/8, loopback', 'fd00::/8', '1']) expect(parseEnv({ TRUST_PROXY: v }).TRUST_PROXY).toBe(v);
     for (const v of ['yes please', '300.1.1.1', '10.0.0.0/33', 'loopback;rm']) expect(() => parseEnv({ TRUST_PROXY: v })).toThrow(/TRUST_PROXY/);

@@ -111,6 +111,11 @@ export const envSchema = z.object({
   /** Agent runs executing at once per team and per user; more wait in line with their position shown. */
   RUNS_PER_TEAM: z.coerce.number().int().min(1).max(1000).default(4),
   RUNS_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
+  /**
+   * Agent runs executing at once per workspace (h2c's `maxConcurrent`): they share one sandbox, so
+   * more wait in line (queued, with their position) and start as one ends.
+   */
+  RUNS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(3),
   /** How long a worker's hold on a run lasts without renewal; a killed worker's run resumes after it. */
   RUN_LOCK_MS: z.coerce.number().int().min(1000).max(600000).default(15000),
   /** Heartbeat comment interval on SSE streams. */
@@ -155,6 +160,12 @@ export const envSchema = z.object({
   SCM_OUTPUT_MAX_BYTES: z.coerce.number().int().min(64 * 1024).max(64 * 1024 * 1024).default(8 * 1024 * 1024),
   /** Largest side of a diff shown as text (`tooLarge` beyond), and the longest patch (cut, `patchTruncated`). */
   SCM_DIFF_MAX_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(2 * 1024 * 1024),
+  /** Largest request body of the MCP endpoint (POST /api/mcp), in bytes; beyond it a JSON-RPC error (413, data.code PAYLOAD_TOO_LARGE) names the limit. */
+  MCP_BODY_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** MCP requests one API token may send per minute (every api replica counts in Redis); beyond it 429 with a JSON-RPC error and Retry-After. */
+  MCP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(300),
+  /** Longest one MCP tool call may run (run_command's own timeout is capped here); beyond it the call is stopped and answered with JSON-RPC error -32001 TOOL_TIMEOUT. */
+  MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
   /** Largest IDE state document (layout, tabs, expanded folders) per user and workspace, as JSON bytes; 413 IDE_STATE_TOO_LARGE beyond. */
   IDE_STATE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024).default(64 * 1024),
   /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
@@ -183,6 +194,21 @@ export const envSchema = z.object({
   SANDBOX_DISK_DIR: z.string().optional(),
   /** OCI runtime for sandboxes, e.g. runsc (gVisor); unset: Docker's default. Falls back with a log line when it does not work. */
   SANDBOX_RUNTIME: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  /**
+   * How a run's events are committed. `barriers` (default): a batch that precedes a call that
+   * changes something, and the run's end, wait for the WAL flush; the batches between them do not
+   * (a Postgres crash, not a worker's, can lose up to a second of them; clients may have seen
+   * them). `every-batch`: every batch waits for the flush (slower per step under disk load).
+   */
+  EVENT_COMMIT: z.enum(['barriers', 'every-batch']).default('barriers'),
+  /**
+   * Host dir under which each sandbox's daemon socket dir is bind-mounted, so the worker and the api
+   * talk to sandboxd over a unix socket instead of a `docker exec` relay through the engine (about
+   * half the time per sandbox call, bench/runs). Needs this process's filesystem to be the Docker
+   * host's. Unset: <H_DATA_DIR>/sandbox-sockets when the engine is local (DOCKER_HOST unset and the
+   * engine's host name is this process's), else off. `off`: always the exec relay.
+   */
+  SANDBOX_SOCKET_DIR: z.string().optional(),
   /** Host dir of the egress proxy's per-workspace sockets (mounted into network-enabled sandboxes); default <H_DATA_DIR>/egress. */
   EGRESS_SOCKET_DIR: z.string().optional(),
   /** Destination ports network-enabled sandboxes may reach through the egress proxy. */
@@ -198,6 +224,14 @@ export const envSchema = z.object({
   EGRESS_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1000).default(32),
   /** Days the per-workspace egress connection log is kept. */
   EGRESS_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /** An external MCP server of a workspace (libs/mcp client/) must start and answer `initialize` within this. */
+  MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(500).max(120000).default(15000),
+  /** Its `tools/list` must answer within this. */
+  MCP_LIST_TIMEOUT_MS: z.coerce.number().int().min(500).max(120000).default(10000),
+  /** One `tools/call` of the agent is stopped (an error result) after this. */
+  MCP_CALL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3600000).default(120000),
+  /** Largest message an MCP server may send (a stdio line, an HTTP body); beyond it the server is cut off. */
+  MCP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(65536).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
   /** Lowest team role that may turn a workspace's network access on and edit its allowed hosts. */
   NETWORK_ENABLE_MIN_ROLE: z.enum(['owner', 'admin', 'member']).default('admin'),
   /** Largest archive (zip or tar.gz) a workspace may be created from (413 ARCHIVE_TOO_LARGE beyond). */
@@ -231,11 +265,55 @@ export const envSchema = z.object({
     .optional()
     .transform((v) => (v ? v.split(',') : [])),
   DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
+  /**
+   * Hosts a team's own provider may use although they are internal: plain http, or loopback /
+   * private addresses (a vLLM or Ollama next to H). Comma-separated host names (`*.corp.example`
+   * for every name below it) or IP addresses; empty: only https to public addresses.
+   */
+  PROVIDER_ALLOWED_INTERNAL_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean) : []))
+    .refine((hosts) => hosts.every((h) => /^(\*\.)?[a-z0-9_.-]+$|^[0-9a-f:.]+$/.test(h) && h.length <= 253), {
+      message: 'use host names (or *.domain) and IP addresses separated by commas, e.g. 127.0.0.1,vllm.internal',
+    }),
   DEFAULT_MODEL: z.string().default('deepseek-v4-flash'),
+  /**
+   * The Anthropic(-compatible) endpoint the model gateway forwards Claude Code's requests to, with
+   * the team's Anthropic key added on the host (the key never enters a sandbox).
+   */
+  ANTHROPIC_BASE_URL: z.string().url().default('https://api.anthropic.com'),
+  /** The model a claude-code session asks for unless it names one. */
+  CLAUDE_CODE_MODEL: z.string().regex(/^[\w.:-]{1,80}$/).default('claude-sonnet-4-5'),
+  /** Host dir of the model gateway's run sockets (mounted read-only into every sandbox); default <H_DATA_DIR>/model-gateway; `off`: no mount, no claude-code runs. */
+  MODEL_GATEWAY_SOCKET_DIR: z.string().optional(),
+  /** Longest a claude-code run may take before it is stopped (minutes, waiting for approvals included). */
+  CLAUDE_CODE_RUN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
   /** Model requests one agent run may make (over all its segments), unless its session sets fewer or more. */
   AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(10_000).default(50),
   /** The most a session may set as its own step limit (maxSteps); higher is refused with 400. */
   AGENT_MAX_STEPS_LIMIT: z.coerce.number().int().min(1).max(10_000).default(200),
+  /**
+   * Bytes of AGENTS.md / CLAUDE.md text one run may add to what the model sees (root first, then
+   * the directories it works in); 0 turns workspace instructions off. Beyond it a file is cut and
+   * the model is told how to read the rest.
+   */
+  AGENT_INSTRUCTIONS_MAX_BYTES: z.coerce.number().int().min(0).max(1024 * 1024).default(32 * 1024),
+  /** The workspace's file tree on a session's first run, then patches (`off`: none). */
+  AGENT_FILE_TREE: z.enum(['on', 'off']).default('on'),
+  /**
+   * A model of the run's provider that reads images and describes browser screenshots for agents
+   * whose model does not see them (frontend-specialist's browser_screenshot). Unset: the tool says
+   * no vision model is configured. The browser sub-agent gets the image itself.
+   */
+  BROWSER_VISION_MODEL: z.string().min(1).max(200).optional(),
+  /**
+   * Bytes of remembered facts (libs/memory) one run is told after the cached prefix: the entries
+   * most relevant to the person's message (top 6), within this budget; 0 turns injection off.
+   */
+  AGENT_MEMORY_MAX_BYTES: z.coerce.number().int().min(0).max(64 * 1024).default(4000),
+  /** Whether explicit preferences in a message ("I prefer …", "from now on use …") are remembered without a tool call. */
+  AGENT_MEMORY_AUTO_CAPTURE: z.enum(['on', 'off']).default('on'),
   /**
    * Models beyond the built-in catalog (a custom OpenAI-compatible host): a JSON array of
    * { "id", "contextWindow", "maxOutput"?, "price": { "cacheHit", "cacheMiss", "output" } } (USD per 1M tokens).

@@ -12,6 +12,11 @@ export const sandboxdEnvSchema = z.object({
   SANDBOXD_SOCKET: z.string().min(1).optional(),
   /** The workspace root (`--root` wins); default the protocol's WORKSPACE_ROOT. */
   SANDBOXD_ROOT: z.string().min(1).optional(),
+  /**
+   * H's own per-workspace state dir (checkpoints), outside the workspace tree and kept across a
+   * sandbox stop: the driver mounts the workspace's state volume there. Unset: ~/.h (lost on stop).
+   */
+  SANDBOXD_STATE_DIR: z.string().min(1).optional(),
   /** The host egress proxy's socket, mounted only for workspaces with network access. */
   SANDBOXD_EGRESS_SOCKET: z.string().min(1).optional(),
   /** Loopback port the daemon offers the egress proxy on inside the container; default EGRESS_DEFAULT_PORT. */

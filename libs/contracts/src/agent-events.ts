@@ -5,7 +5,10 @@
 // `text.delta` and `thinking.delta` are ephemeral: published live, never needed for a rebuild.
 import { z } from 'zod';
 import { AGENT_CHANGE_KINDS, AGENT_CHANGE_STATUSES } from './changes';
-import { PERMISSION_BEHAVIORS, TODO_STATUSES } from './session-api';
+import { PERMISSION_BEHAVIORS, STEP_END_STATUSES, STEP_PLAN_MAX_STEPS, TODO_STATUSES } from './session-api';
+
+/** Base64 characters of a tool result's image kept in the log (a 1024x1024 PNG is well under). */
+export const TOOL_IMAGE_MAX_BASE64 = 4 * 1024 * 1024;
 
 export const agentToolCallSchema = z.object({
   id: z.string(),
@@ -46,6 +49,23 @@ export type Usage = z.infer<typeof usageSchema>;
 
 export const toolCategorySchema = z.enum(['read', 'write', 'delete', 'command']);
 
+/**
+ * What the workspace context of a `prompt.guidance` told the model (libs/agent workspace-context):
+ * instruction files by path and content hash, and the file tree it was shown, whole or as a patch.
+ * The conversation folds these to know what the model already has, so the next run sends only
+ * what changed, and the cached prefix is never rewritten.
+ */
+export const workspaceContextSchema = z.object({
+  instructions: z.array(z.object({ path: z.string(), sha256: z.string(), removed: z.boolean().optional() })).optional(),
+  tree: z
+    .discriminatedUnion('mode', [
+      z.object({ mode: z.literal('full'), paths: z.array(z.string()), total: z.number().int() }),
+      z.object({ mode: z.literal('patch'), added: z.array(z.string()), deleted: z.array(z.string()) }),
+    ])
+    .optional(),
+});
+export type WorkspaceContextData = z.infer<typeof workspaceContextSchema>;
+
 export const agentEventDataSchemas = {
   /** Starts a run. `systemChunkIds` are fixed by the session's first run and reused after. */
   'run.started': z.object({
@@ -55,9 +75,22 @@ export const agentEventDataSchemas = {
   }),
   /**
    * Appended by the API (with the author's `userId`) or by the loop; `synthetic` marks a harness
-   * reminder (e.g. the final-reply rule), not something a person typed.
+   * reminder (e.g. the final-reply rule), not something a person typed. `stepMode`: the API
+   * appended it for a run that goes step by step (the message's choice, or the session's option).
    */
-  'message.user': z.object({ content: z.string(), userId: z.string().optional(), synthetic: z.boolean().optional() }),
+  'message.user': z.object({
+    content: z.string(),
+    userId: z.string().optional(),
+    synthetic: z.boolean().optional(),
+    stepMode: z.boolean().optional(),
+    /**
+     * A sub-agent's task message only (agent-profiles.ts): earlier task/summary pairs of its profile
+     * in this session, sent before the task so delegations of one profile share a cached prefix
+     * (seed: Sub-agent Prefix Caching), and the parent's user-profile memory subset when there is one.
+     */
+    prefix: z.array(z.object({ task: z.string(), summary: z.string() })).optional(),
+    memory: z.string().optional(),
+  }),
   /** One whole assistant message, as it goes back to the model on later requests. */
   'message.assistant': z.object({
     content: z.string().nullable(),
@@ -67,8 +100,20 @@ export const agentEventDataSchemas = {
   }),
   'text.delta': z.object({ delta: z.string() }),
   'thinking.delta': z.object({ delta: z.string() }),
-  /** ITR guidance newly selected mid-session, appended after the cached prefix. */
-  'prompt.guidance': z.object({ chunkIds: z.array(z.string()), content: z.string() }),
+  /**
+   * Text added after the cached prefix before a model request: newly selected guidance chunks,
+   * (`changeIds`) what H tells the model about its changes a person rejected or reverted while the
+   * run goes on, so the next request carries it instead of the next run's first message, or the
+   * workspace context (`workspaceContext`: instruction files and the file tree or its patch).
+   */
+  'prompt.guidance': z.object({
+    chunkIds: z.array(z.string()),
+    content: z.string(),
+    changeIds: z.array(z.string()).optional(),
+    workspaceContext: workspaceContextSchema.optional(),
+    /** Remembered entries this guidance told (libs/memory), as `id@version`: a later run tells only new or changed ones. */
+    memoryIds: z.array(z.string()).optional(),
+  }),
   'tool.start': z.object({
     toolCallId: z.string(),
     name: z.string(),
@@ -97,6 +142,11 @@ export const agentEventDataSchemas = {
     /** The stored output was cut at its cap (TOOL_OUTPUT_MAX_BYTES or the command's capture cap). */
     outputTruncated: z.boolean().optional(),
     data: z.unknown().optional(),
+    /**
+     * An image the model saw with the result (browser_screenshot's PNG, at most 1024x1024): kept
+     * in the log, bounded, so the conversation rebuilds from the events alone.
+     */
+    image: z.object({ mimeType: z.literal('image/png'), data: z.string().max(TOOL_IMAGE_MAX_BASE64) }).optional(),
   }),
   /**
    * A file the call changed, recorded (before/after) under `changeId` (GET /api/v1/changes/:id);
@@ -115,6 +165,23 @@ export const agentEventDataSchemas = {
   }),
   'todos.updated': z.object({ todos: z.array(agentTodoSchema) }),
   'summary.written': z.object({ summary: z.string() }),
+  /**
+   * Step-by-step mode: the plan the model wrote with write_todos, validated and locked by the
+   * server. The run executes exactly these steps, in this order (a step's index is its position).
+   */
+  'step.plan': z.object({ steps: z.array(z.object({ content: z.string().min(1) })).min(1).max(STEP_PLAN_MAX_STEPS) }),
+  /** A step starts: `childRunId` is the code-writer sub-agent run that does it. */
+  'step.begin': z.object({ index: z.number().int().min(0), content: z.string(), childRunId: z.string().optional() }),
+  /**
+   * A step ended: its status and the result passed on as context to the later steps (the
+   * sub-agent's report, or why it failed; `skipped`: the run was stopped before it ran).
+   */
+  'step.end': z.object({
+    index: z.number().int().min(0),
+    status: z.enum(STEP_END_STATUSES),
+    result: z.string(),
+    childRunId: z.string().optional(),
+  }),
   usage: z.object({
     request: modelUsageSchema,
     /** US dollars this request cost. */
@@ -192,6 +259,14 @@ export const sessionEventDataSchemas = {
     message: z.string().nullable(),
     /** The deciding user's id. */
     decidedBy: z.string(),
+  }),
+  /**
+   * A run started sub-agents (child runs in this session) for one of its tool calls and parks
+   * until they end; the call's tool.end carries their outcomes. runId is the parent's.
+   */
+  'delegation.started': z.object({
+    toolCallId: z.string(),
+    children: z.array(z.object({ runId: z.string(), profile: z.string(), task: z.string() })).min(1),
   }),
   /**
    * Changes a person accepted, rejected or reverted (one event per decision; a run's revert is one

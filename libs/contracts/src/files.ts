@@ -81,6 +81,11 @@ export interface FilesChangedEvent {
    * reload the tree and open files.
    */
   resync?: boolean;
+  /**
+   * The repository's state changed (HEAD, index or refs: a commit, checkout, stage or fetch, from a
+   * terminal or anyone): refresh what shows git status. `.git` itself never appears in `changes`.
+   */
+  git?: boolean;
 }
 
 /** A `files.subscribe` ended on the server's side (access lost); subscribe again if it comes back. */

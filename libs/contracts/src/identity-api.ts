@@ -14,8 +14,30 @@ export const PASSWORD_MAX_LENGTH = 256;
 export const TEAM_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
-export const TOKEN_SCOPES = ['read', 'write', 'admin'] as const;
+/**
+ * What an API token may do, lowest first. Each scope includes every scope before it (`write`
+ * includes `run` and `read`, `admin` includes all): `scopeIncludes` is the one place that says so.
+ */
+export const TOKEN_SCOPES = ['read', 'run', 'write', 'admin'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/** One line per scope, for the token form and the API docs. */
+export const TOKEN_SCOPE_INFO: Record<TokenScope, { label: string; allows: string }> = {
+  read: { label: 'Read', allows: 'See workspaces, files, sessions, runs, events and usage; change nothing.' },
+  run: {
+    label: 'Run the agent',
+    allows:
+      "Read, plus drive the agent: start sessions and runs, send messages, cancel runs, answer its permission requests. The agent works within the session's permission mode; the token itself edits no files or settings.",
+  },
+  write: { label: 'Read and write', allows: 'Run, plus edit directly: files, git, terminals, sessions and workspace settings.' },
+  admin: { label: 'Admin', allows: 'Write, plus what a team admin may do: provider keys, presets, git credentials, deleting workspaces, the audit log.' },
+};
+
+/** Whether a token holding `granted` may do what needs `needed`. */
+export function scopeIncludes(granted: readonly string[], needed: TokenScope): boolean {
+  const rank = TOKEN_SCOPES.indexOf(needed);
+  return granted.some((s) => TOKEN_SCOPES.indexOf(s as TokenScope) >= rank);
+}
 
 export interface User {
   id: string;
@@ -41,6 +63,8 @@ export interface MeResponse {
   teams: MeTeam[];
   /** How this request was authenticated. */
   via: 'user' | 'token';
+  /** When via a token: what it may do (its scopes) and the workspace it is bound to, if any. */
+  token?: { scopes: TokenScope[]; workspaceId: string | null };
   /** The first account of this H: the one quota messages tell people to ask. */
   instanceAdmin?: boolean;
 }

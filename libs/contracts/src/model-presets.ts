@@ -20,6 +20,8 @@ export interface ModelPreset<TDate = string> {
   id: string;
   teamId: string;
   name: string;
+  /** The team's custom provider of `model`; null: DeepSeek. */
+  providerId: string | null;
   model: string;
   thinking: boolean;
   createdById: string;
@@ -35,6 +37,8 @@ export interface ModelPresetList<TDate = string> {
 
 export interface CreateModelPresetRequest {
   name: string;
+  /** A custom provider of the team (its models then apply); null or omitted: DeepSeek. */
+  providerId?: string | null;
   model: string;
   thinking?: boolean;
 }

@@ -4,11 +4,14 @@
 // payload that drifts is a compile error. Every client message is answered through the Socket.IO
 // acknowledgement with an `Ack`.
 import type { EventEnvelope } from './agent-events';
+import type { BrowserClientToServerEvents, BrowserServerToClientEvents } from './browser-view';
+import type { DiagnosticsClientToServerEvents, DiagnosticsServerToClientEvents } from './diagnostics';
 import type { ErrorBody } from './error-codes';
 import type { FilesClientToServerEvents, FilesServerToClientEvents } from './files';
 import type { PresenceClientToServerEvents, PresenceServerToClientEvents } from './presence';
 import type { DeltaFrame, Permission, PermissionDecision, Run } from './session-api';
 import type { TerminalsClientToServerEvents, TerminalsServerToClientEvents } from './terminals';
+import type { WorkspaceStatusClientToServerEvents, WorkspaceStatusServerToClientEvents } from './workspace-status';
 
 export type Ack<T> = { ok: true; data: T } | ({ ok: false } & ErrorBody);
 
@@ -18,8 +21,17 @@ export interface StreamErrorFrame extends ErrorBody {
   lastSeq?: number;
 }
 
-/** Live files (files.ts), terminals (terminals.ts) and presence (presence.ts) ride the same socket. */
-export interface ServerToClientEvents extends FilesServerToClientEvents, TerminalsServerToClientEvents, PresenceServerToClientEvents {
+/**
+ * Live files (files.ts), terminals (terminals.ts), presence (presence.ts), setup progress
+ * (workspace-status.ts), diagnostics (diagnostics.ts) and the browser view (browser-view.ts) ride the same socket.
+ */
+export interface ServerToClientEvents
+  extends FilesServerToClientEvents,
+    TerminalsServerToClientEvents,
+    PresenceServerToClientEvents,
+    WorkspaceStatusServerToClientEvents,
+    DiagnosticsServerToClientEvents,
+    BrowserServerToClientEvents {
   /** The handshake is authenticated: messages may be sent now. */
   ready: (hello: { userId: string; via: 'user' | 'token' }) => void;
   /** The handshake was refused; the server disconnects right after. */
@@ -36,7 +48,13 @@ export interface SubscribeRequest {
   afterSeq?: number;
 }
 
-export interface ClientToServerEvents extends FilesClientToServerEvents, TerminalsClientToServerEvents, PresenceClientToServerEvents {
+export interface ClientToServerEvents
+  extends FilesClientToServerEvents,
+    TerminalsClientToServerEvents,
+    PresenceClientToServerEvents,
+    WorkspaceStatusClientToServerEvents,
+    DiagnosticsClientToServerEvents,
+    BrowserClientToServerEvents {
   /** Acknowledged after the replay, with the seq the live stream continues from. */
   subscribe: (request: SubscribeRequest, ack: (answer: Ack<{ sessionId: string; lastSeq: number }>) => void) => void;
   unsubscribe: (request: { sessionId: string }, ack: (answer: Ack<{ sessionId: string }>) => void) => void;

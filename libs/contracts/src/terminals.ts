@@ -23,7 +23,28 @@ export interface TerminalInfo {
   rows: number;
   /** ISO time it was opened. */
   createdAt: string;
+  /**
+   * Its process is gone (it exited, or its sandbox stopped or restarted): what it printed is kept
+   * server-side (TERMINAL_HISTORY_MAX_BYTES) and shown read-only on attach; `terminal.close`
+   * dismisses it. Absent on a live terminal.
+   */
+  ended?: TerminalEnded;
 }
+
+export interface TerminalEnded {
+  /** Null when unknown (the sandbox stopped under it). */
+  exitCode: number | null;
+  signal: number | null;
+  /** ISO time H noticed the end. */
+  at: string;
+}
+
+/** The tail of each terminal's output kept server-side (Redis), readable after any restart. */
+export const TERMINAL_HISTORY_MAX_BYTES = 256 * 1024;
+/** How long a terminal's saved output is kept after its last output or its end. */
+export const TERMINAL_HISTORY_TTL_MS = 7 * 24 * 3600 * 1000;
+/** Ended terminals kept per workspace; the oldest ended one goes first. */
+export const TERMINAL_HISTORY_ENDED_MAX = 8;
 
 export interface TerminalListRequest {
   workspaceId: string;
@@ -66,6 +87,10 @@ export interface TerminalAttached {
   reset: boolean;
   /** Position after `data` (chars printed in all). */
   end: number;
+  /** Pages found in this terminal so far (`terminal.preview`), oldest first, so a reattach shows them too. */
+  previews?: string[];
+  /** Set for an ended terminal: `data` is its saved history, nothing follows, input is refused. */
+  ended?: TerminalEnded;
 }
 
 export interface TerminalInputRequest extends TerminalRef {
@@ -94,6 +119,20 @@ export interface TerminalExitEvent extends TerminalRef {
   signal: number | null;
 }
 
+/**
+ * `terminal.preview`: a loopback URL with a port printed in a terminal (any terminal: a teammate's
+ * `npm run dev` as much as the agent's run_in_terminal) answers a HEAD inside the sandbox with
+ * text/html, so the IDE offers it as a preview. Each URL once per terminal, at most
+ * TERMINAL_PREVIEWS_MAX per terminal. (run_in_terminal also records its own as `preview.detected`
+ * in the session's log, for the console.)
+ */
+export interface TerminalPreviewEvent extends TerminalRef {
+  url: string;
+}
+
+/** URLs checked per terminal at most (a program printing endless URLs cannot keep the sandbox busy). */
+export const TERMINAL_PREVIEWS_MAX = 16;
+
 export const TERMINAL_CHANGES = ['opened', 'closed', 'renamed'] as const;
 export type TerminalChange = (typeof TERMINAL_CHANGES)[number];
 
@@ -119,6 +158,7 @@ export interface TerminalsServerToClientEvents {
   'terminal.exit': (event: TerminalExitEvent) => void;
   'terminal.changed': (event: TerminalChangedEvent) => void;
   'terminal.error': (event: TerminalErrorEvent) => void;
+  'terminal.preview': (event: TerminalPreviewEvent) => void;
 }
 
 export interface TerminalsClientToServerEvents {

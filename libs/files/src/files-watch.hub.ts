@@ -20,6 +20,8 @@ interface Watch {
   detach?: () => void;
   pending: Map<string, FileChange>;
   resync: boolean;
+  /** The repository's state changed since the last flush (sandboxd's `git`). */
+  git: boolean;
   timer: NodeJS.Timeout | null;
   /** Paths of recent API moves: from -> expiry, to -> expiry. */
   movedFrom: Map<string, number>;
@@ -60,7 +62,7 @@ export class FilesWatchHub implements OnModuleDestroy {
   async add(workspaceId: string, socketId: string): Promise<void> {
     let w = this.watches.get(workspaceId);
     if (!w) {
-      w = { workspaceId, sockets: new Set(), client: null, arming: null, armedOnce: false, pending: new Map(), resync: false, timer: null, movedFrom: new Map(), movedTo: new Map() };
+      w = { workspaceId, sockets: new Set(), client: null, arming: null, armedOnce: false, pending: new Map(), resync: false, git: false, timer: null, movedFrom: new Map(), movedTo: new Map() };
       this.watches.set(workspaceId, w);
     }
     w.sockets.add(socketId);
@@ -140,6 +142,10 @@ export class FilesWatchHub implements OnModuleDestroy {
       w.resync = true;
       this.schedule(w);
     }
+    if (n?.git === true) {
+      w.git = true;
+      this.schedule(w);
+    }
     const now = Date.now();
     const changes: FsChange[] = Array.isArray(n?.changes) ? n.changes : (Array.isArray(n?.paths) ? n.paths : []).map((path) => ({ path, kind: 'changed' as const }));
     for (const c of changes) {
@@ -176,9 +182,16 @@ export class FilesWatchHub implements OnModuleDestroy {
     const all = [...w.pending.values()];
     w.pending.clear();
     const resync = w.resync || all.length > FILES_CHANGED_MAX_CHANGES;
+    const git = w.git;
     w.resync = false;
-    if (!all.length && !resync) return;
-    const event: FilesChangedEvent = { workspaceId: w.workspaceId, changes: all.slice(0, FILES_CHANGED_MAX_CHANGES), ...(resync ? { resync: true } : {}) };
+    w.git = false;
+    if (!all.length && !resync && !git) return;
+    const event: FilesChangedEvent = {
+      workspaceId: w.workspaceId,
+      changes: all.slice(0, FILES_CHANGED_MAX_CHANGES),
+      ...(resync ? { resync: true } : {}),
+      ...(git ? { git: true } : {}),
+    };
     if (!this.server) {
       this.logger.warn({ workspaceId: w.workspaceId }, 'file changes before the socket server was attached; dropped');
       return;

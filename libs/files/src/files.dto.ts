@@ -67,7 +67,7 @@ export class CreateFileDto {
   @IsIn(['file', 'directory'])
   type: 'file' | 'directory';
 
-  @ApiPropertyOptional({ maxLength: 16 * 1024 * 1024, description: 'Content of a new file (default empty); not for directories' })
+  @ApiPropertyOptional({ maxLength: 16 * 1024 * 1024, description: 'Content of a new file (default empty); not for directories', example: 'export {};\n' })
   @IsOptional()
   @IsString()
   @MaxLength(16 * 1024 * 1024)
@@ -95,13 +95,13 @@ export class FileEntryDto implements FileEntry {
   @ApiProperty({ example: 'src/app.ts' }) path: string;
   @ApiProperty({ example: 'app.ts' }) name: string;
   @ApiProperty({ enum: FILE_TYPES }) type: FileEntry['type'];
-  @ApiProperty({ description: 'Bytes (of the link itself for a symlink)' }) size: number;
+  @ApiProperty({ description: 'Bytes (of the link itself for a symlink)', example: 1432 }) size: number;
 }
 
 export class FileTreeDto implements FileTree {
   @ApiProperty({ example: 'src', description: 'The listed directory ("" for the root)' }) path: string;
   @ApiProperty({ type: [FileEntryDto] }) entries: FileEntryDto[];
-  @ApiProperty({ description: 'The listing stopped at its limit' }) truncated: boolean;
+  @ApiProperty({ description: 'The listing stopped at its limit', example: false }) truncated: boolean;
 }
 
 export class FileContentDto implements FileContent {
@@ -109,20 +109,20 @@ export class FileContentDto implements FileContent {
   @ApiProperty({ enum: ['utf8', 'base64'], description: 'utf8 for UTF-8 text; base64 for anything else (NUL bytes, invalid UTF-8)' }) encoding: 'utf8' | 'base64';
   @ApiProperty({ example: 'export const answer = 42;\n' }) content: string;
   @ApiProperty({ example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"', description: 'SHA-256 of the bytes, quoted: send it as If-Match when writing' }) etag: string;
-  @ApiProperty() size: number;
+  @ApiProperty({ example: 26 }) size: number;
 }
 
 export class FileWriteResultDto implements FileWriteResult {
   @ApiProperty({ example: 'src/app.ts' }) path: string;
   @ApiProperty({ example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"' }) etag: string;
-  @ApiProperty() size: number;
-  @ApiProperty({ description: 'No file was there before' }) created: boolean;
+  @ApiProperty({ example: 26 }) size: number;
+  @ApiProperty({ description: 'No file was there before', example: false }) created: boolean;
 }
 
 export class CreatedEntryDto {
   @ApiProperty({ example: 'src/new.ts' }) path: string;
   @ApiProperty({ enum: ['file', 'directory'] }) type: 'file' | 'directory';
-  @ApiPropertyOptional({ description: 'For a file: its ETag' }) etag?: string;
+  @ApiPropertyOptional({ description: 'For a file: its ETag', example: '"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"' }) etag?: string;
 }
 
 export class MovedEntryDto {

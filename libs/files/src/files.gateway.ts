@@ -6,7 +6,7 @@ import type { FilesAck, FilesServerToClientEvents } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { AppException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
-import { answerSocketMessage, lostWorkspaces } from '@h/sessions';
+import { answerSocketMessage, SocketWorkspaces } from '@h/sessions';
 import { filesRoom, FilesWatchHub } from './files-watch.hub';
 
 const requestSchema = z.object({ workspaceId: z.string().uuid() });
@@ -15,7 +15,6 @@ export const FILES_SUBSCRIPTIONS_PER_SOCKET = 8;
 
 interface FilesSocketState {
   workspaces: Set<string>;
-  recheck?: NodeJS.Timeout;
 }
 
 // Live files on the one Socket.IO server (/api/socket.io): `files.subscribe { workspaceId }` joins
@@ -25,33 +24,38 @@ interface FilesSocketState {
 @WebSocketGateway({ path: '/api/socket.io', serveClient: false })
 export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleDestroy {
   private readonly logger = new Logger(FilesGateway.name);
-  private readonly rechecks = new Set<NodeJS.Timeout>();
+  private readonly sockets: SocketWorkspaces<FilesSocketState>;
 
   constructor(
     private readonly auth: AuthService,
     private readonly access: AccessService,
     private readonly hub: FilesWatchHub,
-    private readonly config: AppConfig,
-  ) {}
+    config: AppConfig,
+  ) {
+    // Ends each subscription its caller may no longer read.
+    this.sockets = new SocketWorkspaces<FilesSocketState>({
+      key: 'files',
+      everyMs: () => config.env.SSE_HEARTBEAT_MS,
+      deps: { auth, access },
+      create: () => ({ workspaces: new Set() }),
+      onLost: async (socket, _state, workspaceId, error) => {
+        await this.drop(socket, workspaceId);
+        const emit: FilesServerToClientEvents['files.error'] = (e) => socket.emit('files.error', e);
+        emit({ workspaceId, error });
+      },
+    });
+  }
 
   afterInit(server: Server): void {
     this.hub.attach(server);
   }
 
   handleDisconnect(socket: Socket): void {
-    const state = socket.data.files as FilesSocketState | undefined;
-    if (!state) return;
-    if (state.recheck) {
-      clearInterval(state.recheck);
-      this.rechecks.delete(state.recheck);
-    }
-    for (const id of state.workspaces) this.hub.remove(id, socket.id);
-    state.workspaces.clear();
+    this.sockets.end(socket, (id) => this.hub.remove(id, socket.id));
   }
 
   onModuleDestroy(): void {
-    for (const t of this.rechecks) clearInterval(t);
-    this.rechecks.clear();
+    this.sockets.stopAll();
   }
 
   @SubscribeMessage('files.subscribe')
@@ -59,7 +63,7 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
     return this.handle(socket, body, async (principal) => {
       const { workspaceId } = requestSchema.parse(body);
       await this.access.check(principal, 'workspace', workspaceId, 'viewer');
-      const state = this.state(socket);
+      const state = this.sockets.of(socket);
       if (!state.workspaces.has(workspaceId)) {
         if (state.workspaces.size >= FILES_SUBSCRIPTIONS_PER_SOCKET) {
           throw new AppException(429, 'TOO_MANY_STREAMS', `A socket watches at most ${FILES_SUBSCRIPTIONS_PER_SOCKET} workspaces; unsubscribe one first.`);
@@ -89,34 +93,11 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
     });
   }
 
-  private state(socket: Socket): FilesSocketState {
-    let state = socket.data.files as FilesSocketState | undefined;
-    if (!state) {
-      state = { workspaces: new Set() };
-      state.recheck = setInterval(() => void this.recheck(socket), this.config.env.SSE_HEARTBEAT_MS);
-      state.recheck.unref();
-      this.rechecks.add(state.recheck);
-      socket.data.files = state;
-    }
-    return state;
-  }
-
   private async drop(socket: Socket, workspaceId: string): Promise<void> {
-    const state = socket.data.files as FilesSocketState | undefined;
+    const state = this.sockets.get(socket);
     if (!state?.workspaces.delete(workspaceId)) return;
     this.hub.remove(workspaceId, socket.id);
     await socket.leave(filesRoom(workspaceId));
-  }
-
-  /** Ends each subscription its caller may no longer read. */
-  private async recheck(socket: Socket): Promise<void> {
-    const state = socket.data.files as FilesSocketState | undefined;
-    if (!state) return;
-    for (const { workspaceId, error } of await lostWorkspaces(socket, [...state.workspaces], { auth: this.auth, access: this.access })) {
-      await this.drop(socket, workspaceId);
-      const emit: FilesServerToClientEvents['files.error'] = (e) => socket.emit('files.error', e);
-      emit({ workspaceId, error });
-    }
   }
 
   private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<FilesAck<T>> {

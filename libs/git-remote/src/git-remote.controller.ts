@@ -56,12 +56,12 @@ export class GitRemoteController {
 
   @Get('workspaces/:id/archive')
   @Access('workspace', 'id', 'viewer')
-  @ApiOperation({ summary: "Download the workspace's files (with .git) as tar.gz, streamed" })
-  @ApiProduces('application/gzip', 'application/octet-stream')
+  @ApiOperation({ summary: "Download the workspace's files (with .git) as tar.gz or zip (`format`), streamed" })
+  @ApiProduces('application/gzip', 'application/zip', 'application/octet-stream')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' }, description: 'Content-Disposition names the file after the workspace' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'WORKSPACE_NOT_READY' })
-  async downloadWorkspace(@CurrentAccess() access: AccessGrant, @Param('id') id: string, @Query() _query: ArchiveQueryDto, @Res() res: Response): Promise<void> {
-    await this.archives.download(access, id, res);
+  async downloadWorkspace(@CurrentAccess() access: AccessGrant, @Param('id') id: string, @Query() query: ArchiveQueryDto, @Res() res: Response): Promise<void> {
+    await this.archives.download(access, id, res, query.format);
   }
 
   @Get('workspaces/:id/git/remote')

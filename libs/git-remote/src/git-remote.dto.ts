@@ -57,8 +57,8 @@ export class ImportArchiveQueryDto {
 }
 
 export class ArchiveQueryDto {
-  @ApiPropertyOptional({ enum: ['tar.gz'], default: 'tar.gz', description: 'Archive format (zip download is not offered yet)' })
+  @ApiPropertyOptional({ enum: ['tar.gz', 'zip'], default: 'tar.gz', description: 'Archive format: tar.gz, or zip (symlinks kept as unix links)' })
   @IsOptional()
-  @IsIn(['tar.gz'])
-  format?: 'tar.gz';
+  @IsIn(['tar.gz', 'zip'])
+  format?: 'tar.gz' | 'zip';
 }

@@ -11,9 +11,11 @@ import { ImportState } from './import-state';
 import { SandboxShells } from './sandbox-shells';
 import { WorkspaceArchiveService } from './workspace-archive.service';
 import { WorkspaceImportService } from './workspace-import.service';
+import { WorkspaceStatusGateway } from './workspace-status.gateway';
 
 /**
- * The api's side: archive upload and download, the git remote routes, and the store that
+ * The api's side: archive upload and download, the git remote routes, setup progress over
+ * Socket.IO (`workspace.watch`), and the store that
  * WorkspaceService uses for a git source (global: libs/workspaces does not import this lib). Its
  * own SandboxManager in the `api` role, like libs/files.
  */
@@ -31,6 +33,7 @@ import { WorkspaceImportService } from './workspace-import.service';
     SandboxShells,
     GitRemoteService,
     WorkspaceArchiveService,
+    WorkspaceStatusGateway,
   ],
   exports: [WorkspaceSourceStore],
 })

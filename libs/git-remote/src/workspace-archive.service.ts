@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
+import { PassThrough, Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Request, Response } from 'express';
+import * as tar from 'tar-stream';
+import { ZipFile } from 'yazl';
 import { AppConfig } from '@h/config';
 import { WorkspaceRepository } from '@h/db';
 import { AppException } from '@h/http';
@@ -28,7 +30,8 @@ export function archiveFileName(name: string, ext: string): string {
 // Archives in and out. In: the upload is spooled to H_DATA_DIR (WORKSPACE_ARCHIVE_MAX_BYTES), read
 // and rewritten as a clean tar (archive-normalizer.ts refuses zip-slip, links out, devices, and
 // sizes past the caps) before the workspace exists, so every refusal is an immediate 4xx; the
-// worker streams the clean tar into the sandbox. Out: tar inside the sandbox, gzip on the way.
+// worker streams the clean tar into the sandbox. Out: tar inside the sandbox, turned into gzip or a
+// zip on the way (entry by entry, nothing held in memory or spooled).
 @Injectable()
 export class WorkspaceArchiveService {
   private readonly logger = new Logger(WorkspaceArchiveService.name);
@@ -93,26 +96,69 @@ export class WorkspaceArchiveService {
     if (seen === 0) throw new AppException(422, 'ARCHIVE_INVALID', 'The request body is empty; send a zip or tar.gz archive.');
   }
 
-  /** Streams the workspace's files (with .git) as tar.gz. */
-  async download(access: AccessGrant, id: string, res: Response): Promise<void> {
+  /** Streams the workspace's files (with .git) as tar.gz or zip. */
+  async download(access: AccessGrant, id: string, res: Response, format: ArchiveFormat = 'tar.gz'): Promise<void> {
     const workspace = await this.workspaces.findById(id);
     if (!workspace || workspace.teamId !== access.teamId) throw AppException.notFound('Workspace');
     if (workspace.status !== 'ready' && (await this.importer.pending(id))) {
       throw AppException.conflict('WORKSPACE_NOT_READY', `The workspace's files are still being brought in (${workspace.status}); download it once it is ready.`);
     }
     const shell = await this.shells.open(workspace);
-    const file = archiveFileName(workspace.name, 'tar.gz');
+    const file = archiveFileName(workspace.name, format);
     res.status(200);
-    res.setHeader('Content-Type', 'application/gzip');
+    res.setHeader('Content-Type', format === 'zip' ? 'application/zip' : 'application/gzip');
     res.setHeader('Content-Disposition', `attachment; filename="${file}"; filename*=UTF-8''${encodeURIComponent(file)}`);
     res.setHeader('Cache-Control', 'no-store');
-    const gzip = createGzip();
-    const sent = pipeline(gzip, res).catch(() => undefined);
+    const { input, sent } = format === 'zip' ? tarToZip(res) : { input: createGzip(), sent: null };
+    const done = sent ?? pipeline(input, res);
+    const finished = done.catch((err: unknown) => {
+      this.logger.warn({ workspaceId: id, err }, 'workspace archive stream ended early');
+      res.destroy();
+    });
     // lost+found belongs to root on a disk-budgeted volume and is not the project's.
-    const r = await shell.run(['tar', '-c', '-f', '-', '--exclude=./lost+found', '-C', shell.root, '.'], { stdout: gzip });
-    await sent;
+    const r = await shell.run(['tar', '-c', '-f', '-', '--exclude=./lost+found', '-C', shell.root, '.'], { stdout: input });
+    await finished;
     if (r.code !== 0) this.logger.warn({ workspaceId: id, code: r.code, stderr: r.stderr.slice(0, 500) }, 'workspace archive ended with an error');
   }
+}
+
+export type ArchiveFormat = 'tar.gz' | 'zip';
+
+/**
+ * A writable that takes a tar stream and writes the same tree to `out` as a zip: regular files
+ * (deflated, mode and mtime kept), directories, and symlinks (stored as links, the unix way: mode
+ * 0120777 and the target as content). Other entry types (devices, fifos) have no place in a zip
+ * and are left out. Entries are read one at a time (tar-stream waits for each to be consumed), so
+ * memory stays flat whatever the workspace's size; yazl writes ZIP64 records where needed.
+ */
+function tarToZip(out: Writable): { input: Writable; sent: Promise<void> } {
+  const extract = tar.extract();
+  const zip = new ZipFile();
+  const sent = pipeline(zip.outputStream, out);
+  extract.on('entry', (header, stream, next) => {
+    const name = header.name.replace(/^\.\//, '');
+    const mtime = header.mtime ?? new Date();
+    const mode = header.mode ?? 0o644;
+    if (!name || name === '.' || name === './') {
+      stream.resume();
+      stream.on('end', next);
+      return;
+    }
+    if (header.type === 'file' || header.type === 'contiguous-file') {
+      const data = new PassThrough();
+      stream.pipe(data);
+      stream.on('end', next);
+      zip.addReadStream(data, name, { mtime, mode: 0o100000 | (mode & 0o7777), size: header.size });
+      return;
+    }
+    if (header.type === 'directory') zip.addEmptyDirectory(name.replace(/\/+$/, ''), { mtime, mode: 0o40000 | (mode & 0o7777) });
+    else if (header.type === 'symlink' && header.linkname) zip.addBuffer(Buffer.from(header.linkname), name, { mtime, mode: 0o120777, compress: false });
+    stream.resume();
+    stream.on('end', next);
+  });
+  extract.on('finish', () => zip.end());
+  extract.on('error', (err) => (zip.outputStream as unknown as Readable).destroy(err));
+  return { input: extract as unknown as Writable, sent };
 }
 
 function toHttp(e: unknown): unknown {

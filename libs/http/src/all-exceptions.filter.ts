@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import type { ErrorCode } from '@h/contracts';
 import { AppException } from './app.exception';
-import { errorBody } from './error-body';
+import { errorBodyFor } from './error-body';
 
 const statusCodes: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
@@ -110,6 +110,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<{ originalUrl?: string }>();
     const mapped = mapException(exception);
     if (mapped.status >= 500) {
       this.logger.error({ err: exception }, 'unhandled error');
@@ -122,6 +123,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     for (const [k, v] of Object.entries(mapped.headers ?? {})) res.setHeader(k, v);
     // EDIT_CONFLICT and the like carry more fields beside code and message (AppException.details).
-    res.status(mapped.status).json({ error: { ...mapped.details, ...errorBody(mapped.code, mapped.message).error } });
+    res.status(mapped.status).json(errorBodyFor(req.originalUrl ?? '', mapped.status, mapped.code, mapped.message, mapped.details));
   }
 }

@@ -39,15 +39,17 @@ function checkParsedBody(req: Request, res: Response, next: NextFunction): void 
 }
 
 // Nest's built-in parser reports malformed JSON through express' default handler (HTML). Ours
-// answers with the one error shape and names the limit. Only /api is parsed: every other path
-// goes to the web app through the proxy with its body untouched.
+// answers with the one error shape and names the limit. Only the api's own paths are parsed (/api
+// and h2c's /v1/task): every other path goes to the web app through the proxy with its body untouched.
+const API_MOUNTS = ['/api', '/v1/task'];
+
 export function installBodyParsers(app: INestApplication, limit: string): void {
-  app.use('/api', checkQueryString);
-  app.use('/api', requireJsonBody);
+  app.use(API_MOUNTS, checkQueryString);
+  app.use(API_MOUNTS, requireJsonBody);
   const json = express.json({ limit, type: JSON_TYPES, verify: verifyDepth });
-  app.use('/api', (req: Request, res: Response, next: NextFunction) => (isRawBodyRoute(req) ? next() : json(req, res, next)));
-  app.use('/api', checkParsedBody);
-  app.use('/api', (err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
+  app.use(API_MOUNTS, (req: Request, res: Response, next: NextFunction) => (isRawBodyRoute(req) ? next() : json(req, res, next)));
+  app.use(API_MOUNTS, checkParsedBody);
+  app.use(API_MOUNTS, (err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     const status = err.status ?? 400;
     if (err.type === 'entity.too.large') {

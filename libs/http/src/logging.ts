@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { PARAMS_PROVIDER_TOKEN, Params } from 'nestjs-pino';
 import { Options, pinoHttp } from 'pino-http';
 import { AppConfig } from '@h/config';
+import { isH2cPath } from '@h/contracts';
 
 // Anything that may hold a credential is censored before a line is written. Paths cover request
 // headers, response cookies and any object field with a secret-like name, at any of the first
@@ -54,7 +55,7 @@ export function httpLoggerParams(config: AppConfig): Params {
         return id;
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/api/health' || req.url === '/api/ready' },
+      autoLogging: { ignore: (req) => req.url === '/api/health' || req.url === '/api/ready' || req.url === '/health' },
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
       },
@@ -72,5 +73,5 @@ export function httpLoggerParams(config: AppConfig): Params {
 export function installHttpLogger(app: INestApplication): void {
   const params = app.get<Params>(PARAMS_PROVIDER_TOKEN);
   const middleware = pinoHttp(params.pinoHttp as Options);
-  app.use((req: Request, res: Response, next: NextFunction) => (req.originalUrl.startsWith('/api') ? middleware(req, res, next) : next()));
+  app.use((req: Request, res: Response, next: NextFunction) => (req.originalUrl.startsWith('/api') || isH2cPath(req.path) ? middleware(req, res, next) : next()));
 }

@@ -6,14 +6,16 @@ import { catchError, from, type Observable, switchMap, throwError } from 'rxjs';
 import { AppConfig } from '@h/config';
 import { AppException } from './app.exception';
 
-// Where the API takes a body that is not JSON. The global parser (body-parser.ts) refuses every
-// other type with 415; these routes are exempt from it and parse their own bodies here, with
-// their own limit (FILE_UPLOAD_MAX_BYTES) named in the 413. One list, so what the API accepts is
-// decided in one place.
+// Where the API takes a body that is not JSON, or parses one itself (the MCP endpoint's JSON-RPC).
+// The global parser (body-parser.ts) refuses every other type with 415; these routes are exempt from
+// it and parse their own bodies (uploads here, with FILE_UPLOAD_MAX_BYTES named in the 413). One
+// list, so what the API accepts is decided in one place.
 export const RAW_BODY_ROUTES: readonly RegExp[] = [
   /^\/api\/v1\/workspaces\/[^/?#]+\/files\/upload\/?(?:\?|$)/,
   // A workspace from an archive (libs/git-remote): streamed to disk with WORKSPACE_ARCHIVE_MAX_BYTES.
   /^\/api\/v1\/teams\/[^/?#]+\/workspaces\/import\/?(?:\?|$)/,
+  // The MCP endpoint (libs/mcp): JSON, but parsed with MCP_BODY_MAX_BYTES and refused in JSON-RPC's shape.
+  /^\/api\/mcp\/?(?:\?|$)/,
 ];
 
 export function isRawBodyRoute(req: Request): boolean {

@@ -13,12 +13,18 @@ export enum JobName {
   WorkspaceTeardown = 'workspace.teardown',
   /** Runs (or resumes) one agent run; the run's state lives in Postgres, the job only points at it. */
   AgentRun = 'agent.run',
+  /** Connects to one external MCP server of a workspace and records its status (libs/mcp client/, "Check now"). */
+  McpServerCheck = 'mcp.check',
+  /** Merges near-duplicate memories of one user and one workspace (libs/memory), after each run. */
+  MemoryMaintenance = 'memory.maintenance',
 }
 
 export const jobPayloadSchemas = {
   [JobName.WorkspaceSetup]: z.object({ workspaceId: z.string().uuid() }),
   [JobName.WorkspaceTeardown]: z.object({ workspaceId: z.string().uuid(), record: z.record(z.string(), z.unknown()).nullable() }),
   [JobName.AgentRun]: z.object({ runId: z.string().uuid() }),
+  [JobName.McpServerCheck]: z.object({ workspaceId: z.string().uuid(), serverId: z.string().uuid() }),
+  [JobName.MemoryMaintenance]: z.object({ teamId: z.string().uuid(), userId: z.string().uuid(), workspaceId: z.string().uuid() }),
 } satisfies Record<JobName, z.ZodTypeAny>;
 
 export type JobPayload<N extends JobName> = z.infer<(typeof jobPayloadSchemas)[N]>;
@@ -27,6 +33,8 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.WorkspaceSetup]: QueueName.Workspace,
   [JobName.WorkspaceTeardown]: QueueName.Workspace,
   [JobName.AgentRun]: QueueName.Agent,
+  [JobName.McpServerCheck]: QueueName.Workspace,
+  [JobName.MemoryMaintenance]: QueueName.Workspace,
 };
 
 export interface JobDefaults {
@@ -42,6 +50,10 @@ export const JOB_DEFAULTS: Record<JobName, JobDefaults> = {
   // A run that throws is already recorded as failed; retries come from stalled-job recovery. Its
   // job id is reused when the run resumes after an approval, so finished jobs are removed.
   [JobName.AgentRun]: { attempts: 1, backoffMs: 1000, keepFinished: false },
+  // A check that fails records the failure as the server's status; asking again is a new check.
+  [JobName.McpServerCheck]: { attempts: 1, backoffMs: 1000, keepFinished: false },
+  // Idempotent and repeated after every run: a failed pass is simply the next run's.
+  [JobName.MemoryMaintenance]: { attempts: 1, backoffMs: 1000, keepFinished: false },
 };
 
 export function parseJobPayload<N extends JobName>(name: N, data: unknown): JobPayload<N> {

@@ -9,6 +9,9 @@ export class ActivityTracker {
   private readonly listeners = new Map<string, () => void>();
   private counter = 0;
 
+  /** `base` is the transport underneath (the global fetch, looked up per call, unless a provider brings its own). */
+  constructor(private readonly base: typeof fetch = (input, init) => fetch(input, init)) {}
+
   register(onActivity: () => void): { id: string; dispose: () => void } {
     const id = String(++this.counter);
     this.listeners.set(id, onActivity);
@@ -18,9 +21,9 @@ export class ActivityTracker {
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const headers = new Headers(init?.headers);
     const id = headers.get(ACTIVITY_HEADER);
-    if (id === null) return fetch(input, init);
+    if (id === null) return this.base(input, init);
     headers.delete(ACTIVITY_HEADER);
-    const response = await fetch(input, { ...init, headers });
+    const response = await this.base(input, { ...init, headers });
     const touch = this.listeners.get(id);
     if (!touch || !response.body) return response;
     touch();

@@ -3,24 +3,11 @@ import { join } from 'node:path';
 import { DeepSeekProvider, type DeepSeekProviderOptions } from './deepseek.provider';
 import { ModelCancelledError, ModelError } from './model-error';
 import type { ChatMessage, ModelRequest, ModelStreamEvent } from './model-provider';
+import { collect, failure } from './testing/stream-helpers';
 
 // Real HTTP on loopback against the project's scripted server: nothing about fetch is mocked.
 const KEY = 'sk-test-0123456789abcdef';
 
-async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
-  const events: ModelStreamEvent[] = [];
-  for await (const e of stream) events.push(e);
-  return events;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as ModelError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 function firstCallId(message: ChatMessage): string {
   const id = message.toolCalls?.[0]?.id;

@@ -2,6 +2,7 @@ export type {
   ChatRole,
   ToolCall,
   ChatMessage,
+  ChatImage,
   ToolDefinition,
   ModelRequest,
   ModelUsage,
@@ -24,7 +25,11 @@ export {
 export type { ModelErrorCode, ModelErrorOptions } from './model-error';
 export { ModelError, ModelCancelledError, isModelError } from './model-error';
 export type { DeepSeekProviderOptions } from './deepseek.provider';
-export { DeepSeekProvider, DEEPSEEK_BASE_URL } from './deepseek.provider';
+export { DeepSeekProvider, DEEPSEEK_BASE_URL, DEEPSEEK_DIALECT } from './deepseek.provider';
+export type { ChatDialect, OpenAICompatibleProviderOptions, TransportOptions } from './openai-compatible.provider';
+export { OpenAICompatibleProvider, PLAIN_DIALECT } from './openai-compatible.provider';
+export type { ProviderHints } from './map-provider-error';
+export { ProviderCache } from './provider-cache';
 export { ChatStreamAssembler, parseUsage } from './chat-stream-assembler';
 export type { RetryPolicy } from './retry-policy';
 export { DEFAULT_RETRY_POLICY, backoffDelayMs, parseRetryAfter } from './retry-policy';

@@ -2,6 +2,14 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { ModelCancelledError, ModelError } from './model-error';
 import { parseRetryAfter } from './retry-policy';
 
+/** Where the user fixes what a provider refused, in their words (e.g. a settings path). */
+export interface ProviderHints {
+  /** Where a valid key is set, e.g. 'Settings → Providers → deepseek'. */
+  key: string;
+  /** What to do about an empty account balance (HTTP 402). */
+  balance?: string;
+}
+
 export interface ErrorContext {
   providerName: string;
   model: string;
@@ -12,6 +20,7 @@ export interface ErrorContext {
   timedOut: boolean;
   /** Redacted from any text that came back from the server. */
   apiKey: string;
+  hints: ProviderHints;
 }
 
 const CONTEXT_LENGTH_PATTERN = /context length|context window|maximum context|too many tokens|prompt is too long|context_length/i;
@@ -28,6 +37,9 @@ export function mapProviderError(err: unknown, ctx: ErrorContext): ModelError {
     );
   }
   if (err instanceof ModelError) return err;
+  // The transport's own refusal (a guarded fetch: refused address, redirect) already says what to do.
+  const cause = (err as { cause?: unknown } | undefined)?.cause;
+  if (cause instanceof ModelError) return cause;
   if (err instanceof APIConnectionError) return networkError(err, ctx);
   if (err instanceof APIError) return fromStatus(err, ctx);
   return networkError(err, ctx);
@@ -35,6 +47,13 @@ export function mapProviderError(err: unknown, ctx: ErrorContext): ModelError {
 
 function networkError(err: unknown, ctx: ErrorContext): ModelError {
   const detail = redact(describeCause(err), ctx.apiKey);
+  if (/ECONNREFUSED/.test(detail)) {
+    return new ModelError(
+      'network',
+      `${ctx.providerName} refused the connection at ${ctx.baseUrl} (nothing listens there: ${detail}). Check that the server runs and the base URL, then retry.`,
+      { retryable: true, cause: err },
+    );
+  }
   return new ModelError(
     'network',
     `Lost the connection to ${ctx.providerName} at ${ctx.baseUrl} (${detail}). Check the network and the provider base URL, then retry.`,
@@ -50,15 +69,14 @@ function fromStatus(err: APIError, ctx: ErrorContext): ModelError {
   if (status === 401 || status === 403) {
     return new ModelError(
       'auth',
-      `${ctx.providerName} rejected the API key (HTTP ${status}). Set a valid key for your team under ` +
-        `Settings → Providers → deepseek (keys are created at platform.deepseek.com).${said}`,
+      `${ctx.providerName} rejected the API key (HTTP ${status}). Set a valid key for your team under ${ctx.hints.key}.${said}`,
       base,
     );
   }
   if (status === 402) {
     return new ModelError(
       'insufficient_balance',
-      `The ${ctx.providerName} account has insufficient balance (HTTP 402). Top it up at platform.deepseek.com, then retry.${said}`,
+      `The ${ctx.providerName} account has insufficient balance (HTTP 402). ${ctx.hints.balance ?? 'Top it up, then retry.'}${said}`,
       base,
     );
   }
@@ -86,6 +104,14 @@ function fromStatus(err: APIError, ctx: ErrorContext): ModelError {
       base,
     );
   }
+  if (status === 404) {
+    return new ModelError(
+      'bad_request',
+      `${ctx.providerName} has no model "${ctx.model}" at ${ctx.baseUrl}, or the base URL is wrong (HTTP 404). ` +
+        `Check the base URL (most servers want it to end in /v1) and the model list under ${ctx.hints.key}.${said}`,
+      base,
+    );
+  }
   return new ModelError(
     'bad_request',
     `${ctx.providerName} rejected the request (HTTP ${status}).${said || ' Check the model name and the message history.'}`,
@@ -103,7 +129,9 @@ function serverMessage(err: APIError): string {
 function describeCause(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
-  const code = (cause as { code?: string } | undefined)?.code ?? (err as { code?: string }).code;
+  // The system error (ECONNREFUSED, ENOTFOUND…) sits at the end of the chain: SDK error → fetch's TypeError → it.
+  let code: string | undefined;
+  for (let e: unknown = err, depth = 0; e && depth < 5 && !code; e = (e as { cause?: unknown }).cause, depth++) code = (e as { code?: string }).code;
   const causeText = cause instanceof Error && cause.message !== err.message ? `: ${cause.message}` : '';
   return `${err.message}${causeText}${code ? ` [${code}]` : ''}`;
 }

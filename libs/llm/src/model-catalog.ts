@@ -104,16 +104,19 @@ export function getModelInfo(model: string): ModelInfo {
 }
 
 /** Whether a request with `requested` thinking actually runs in thinking mode on `model`. */
-export function effectiveThinking(model: string, requested: boolean | undefined): boolean {
-  const info = getModelInfo(model);
+export function effectiveThinking(model: string | ModelInfo, requested: boolean | undefined): boolean {
+  const info = typeof model === 'string' ? getModelInfo(model) : model;
   if (info.thinking === 'always') return true;
   if (info.thinking === 'never') return false;
   return requested ?? info.defaultThinking;
 }
 
-/** USD. Providers that report no cache split are billed as all-miss. */
-export function computeCost(model: string, usage: ModelUsage): number {
-  const price = getModelInfo(model).pricePerMillion;
+/**
+ * USD, for a catalog model id or a model's own info (a team provider's model). Providers that
+ * report no cache split are billed as all-miss.
+ */
+export function computeCost(model: string | Pick<ModelInfo, 'pricePerMillion'>, usage: ModelUsage): number {
+  const price = (typeof model === 'string' ? getModelInfo(model) : model).pricePerMillion;
   const reported = usage.cacheHitTokens + usage.cacheMissTokens;
   const hit = usage.cacheHitTokens;
   const miss = reported === 0 ? usage.promptTokens : usage.cacheMissTokens;

@@ -22,6 +22,18 @@ export interface ChatMessage {
   toolCallId?: string;
   /** Tool name on tool messages (informational; not sent to the API). */
   name?: string;
+  /**
+   * Images: on a tool message, what the result carries (a browser screenshot; the OpenAI format has
+   * no images in tool messages, so they go out as a user message right after the turn's tool
+   * results); on a user message, sent with its text as content parts.
+   */
+  images?: ChatImage[];
+}
+
+export interface ChatImage {
+  mimeType: 'image/png';
+  /** Base64. */
+  data: string;
 }
 
 export interface ToolDefinition {

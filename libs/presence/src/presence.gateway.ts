@@ -8,7 +8,7 @@ import { UserRepository } from '@h/db';
 import { normalizeFilePath } from '@h/files';
 import { AppException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
-import { answerSocketMessage, lostWorkspaces } from '@h/sessions';
+import { answerSocketMessage, SocketWorkspaces } from '@h/sessions';
 import { presenceRoom, PresenceService } from './presence.service';
 
 const fileSchema = z.string().max(PRESENCE_FILE_MAX_LENGTH).nullable();
@@ -19,7 +19,6 @@ const leaveSchema = z.object({ workspaceId: z.string().uuid() });
 interface PresenceSocketState {
   workspaces: Set<string>;
   name?: string;
-  recheck?: NodeJS.Timeout;
 }
 
 /** The file API's path rule; '' (the root) means no file. */
@@ -36,34 +35,39 @@ function cleanFile(file: string | null | undefined): string | null {
 @WebSocketGateway({ path: '/api/socket.io', serveClient: false })
 export class PresenceGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleDestroy {
   private readonly logger = new Logger(PresenceGateway.name);
-  private readonly rechecks = new Set<NodeJS.Timeout>();
+  private readonly sockets: SocketWorkspaces<PresenceSocketState>;
 
   constructor(
     private readonly auth: AuthService,
     private readonly access: AccessService,
     private readonly presence: PresenceService,
     private readonly users: UserRepository,
-    private readonly config: AppConfig,
-  ) {}
+    config: AppConfig,
+  ) {
+    // Takes the socket out of each workspace its caller may no longer read.
+    this.sockets = new SocketWorkspaces<PresenceSocketState>({
+      key: 'presence',
+      everyMs: () => config.env.SSE_HEARTBEAT_MS,
+      deps: { auth, access },
+      create: () => ({ workspaces: new Set() }),
+      onLost: async (socket, _state, workspaceId, error) => {
+        await this.drop(socket, workspaceId).catch(() => undefined);
+        const emit: ServerToClientEvents['presence.error'] = (e) => socket.emit('presence.error', e);
+        emit({ workspaceId, error });
+      },
+    });
+  }
 
   afterInit(server: Server): void {
     this.presence.attach(server);
   }
 
   handleDisconnect(socket: Socket): void {
-    const state = socket.data.presence as PresenceSocketState | undefined;
-    if (!state) return;
-    if (state.recheck) {
-      clearInterval(state.recheck);
-      this.rechecks.delete(state.recheck);
-    }
-    for (const id of state.workspaces) void this.presence.leave(id, socket.id).catch((err) => this.logger.warn({ err }, 'presence leave on disconnect failed'));
-    state.workspaces.clear();
+    this.sockets.end(socket, (id) => void this.presence.leave(id, socket.id).catch((err) => this.logger.warn({ err }, 'presence leave on disconnect failed')));
   }
 
   onModuleDestroy(): void {
-    for (const t of this.rechecks) clearInterval(t);
-    this.rechecks.clear();
+    this.sockets.stopAll();
   }
 
   @SubscribeMessage('presence.join')
@@ -72,7 +76,7 @@ export class PresenceGateway implements OnGatewayInit, OnGatewayDisconnect, OnMo
       const request = joinSchema.parse(body);
       const file = cleanFile(request.file);
       await this.access.check(principal, 'workspace', request.workspaceId, 'viewer');
-      const state = this.state(socket);
+      const state = this.sockets.of(socket);
       if (!state.workspaces.has(request.workspaceId) && state.workspaces.size >= PRESENCE_WORKSPACES_PER_SOCKET) {
         throw new AppException(429, 'TOO_MANY_STREAMS', `A socket is present in at most ${PRESENCE_WORKSPACES_PER_SOCKET} workspaces; leave one first.`);
       }
@@ -91,7 +95,7 @@ export class PresenceGateway implements OnGatewayInit, OnGatewayDisconnect, OnMo
     return this.handle(socket, body, async () => {
       const request = updateSchema.parse(body);
       const file = cleanFile(request.file);
-      const state = socket.data.presence as PresenceSocketState | undefined;
+      const state = this.sockets.get(socket);
       const answer = state?.workspaces.has(request.workspaceId) ? await this.presence.update(request.workspaceId, socket.id, file) : null;
       if (!answer) throw AppException.badRequest('VALIDATION_FAILED', 'Join the workspace (presence.join) before updating presence in it.');
       return answer;
@@ -107,34 +111,11 @@ export class PresenceGateway implements OnGatewayInit, OnGatewayDisconnect, OnMo
     });
   }
 
-  private state(socket: Socket): PresenceSocketState {
-    let state = socket.data.presence as PresenceSocketState | undefined;
-    if (!state) {
-      state = { workspaces: new Set() };
-      state.recheck = setInterval(() => void this.recheck(socket), this.config.env.SSE_HEARTBEAT_MS);
-      state.recheck.unref();
-      this.rechecks.add(state.recheck);
-      socket.data.presence = state;
-    }
-    return state;
-  }
-
   private async drop(socket: Socket, workspaceId: string): Promise<void> {
-    const state = socket.data.presence as PresenceSocketState | undefined;
+    const state = this.sockets.get(socket);
     if (!state?.workspaces.delete(workspaceId)) return;
     await socket.leave(presenceRoom(workspaceId));
     await this.presence.leave(workspaceId, socket.id);
-  }
-
-  /** Takes the socket out of each workspace its caller may no longer read. */
-  private async recheck(socket: Socket): Promise<void> {
-    const state = socket.data.presence as PresenceSocketState | undefined;
-    if (!state?.workspaces.size) return;
-    for (const { workspaceId, error } of await lostWorkspaces(socket, [...state.workspaces], { auth: this.auth, access: this.access })) {
-      await this.drop(socket, workspaceId).catch(() => undefined);
-      const emit: ServerToClientEvents['presence.error'] = (e) => socket.emit('presence.error', e);
-      emit({ workspaceId, error });
-    }
   }
 
   private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<Ack<T>> {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { INTERRUPTED_RESULT, rebuildConversation, runAgent, type AgentRunResult, type FileChangeRecorder, type ToolAuthorization } from '@h/agent';
-import type { AgentEvent, ErrorCode, Workspace } from '@h/contracts';
+import { changeNote, INTERRUPTED_RESULT, rebuildConversation, runAgent, stepModeState, type AgentRunOptions, type AgentRunResult, type FileChangeRecorder, type ToolAuthorization } from '@h/agent';
+import type { AgentEvent, ErrorCode, SessionEventData, Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import {
   AgentChangeRepository,
@@ -14,6 +14,7 @@ import {
   QuotaExceededError,
   RunRecord,
   RunRepository,
+  SubAgentRunRepository,
   toChangeSummary,
   ToolOutputRepository,
   UsageTotals,
@@ -21,18 +22,28 @@ import {
   ZERO_USAGE,
 } from '@h/db';
 import { JobName, JobPayload, OnJob } from '@h/jobs';
-import { DeepSeekProvider, registerConfiguredModels, type ModelProvider } from '@h/llm';
-import { ProviderSecretReader } from '@h/providers';
-import { SandboxTerminalHost, type SandboxRecord } from '@h/sandbox';
-import { lineCounts } from '@h/tools';
+import { McpConnector } from '@h/mcp';
+import { registerConfiguredModels } from '@h/llm';
+import { ModelProviderResolver, ProviderUnavailableError, type ResolvedModelProvider } from '@h/providers';
+import { SandboxBrowserHost, SandboxTerminalHost, type SandboxRecord } from '@h/sandbox';
+import { SessionQueryService } from '@h/session-search';
+import { delegationRequests, lineCounts, type DelegationRequest } from '@h/tools';
 import { SandboxManager } from '@h/workspaces';
+import { ClaudeCodeRunner } from './claude-code-run';
+import { addUsage, requestUsage } from './run-usage';
 import { apiErrorCode } from './engine-error-codes';
-import { orderForRebuild } from './event-order';
+import { DelegationService } from './delegation.service';
 import { permissionPreview } from './permission-preview';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
 import { RunDispatcher } from './run-dispatcher.service';
+import { runDiagnostics } from './run-diagnostics';
 import { RunEventWriter } from './run-event-writer';
+import { RunMemory } from './run-memory';
+import { McpNotices, noMcp, openRunMcp, runTools } from './run-mcp';
+import { describeScreenshot } from './browser-vision';
+import { runShape, workspaceContextOptions } from './run-shape';
 import { RunTimings } from './run-timings';
+import { StepModeRun } from './step-mode-run';
 import { SessionOutputStore } from './session-output.store';
 
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
@@ -65,6 +76,7 @@ export class AgentRunJob {
    */
   private readonly sessionSeqs = new Map<string, number>();
   private busSubscriptions: Promise<unknown> | null = null;
+  /** One provider (HTTP client) per team key, reused by every run of this worker. */
 
   constructor(
     private readonly config: AppConfig,
@@ -76,9 +88,15 @@ export class AgentRunJob {
     private readonly bus: EventBusRepository,
     private readonly dispatcher: RunDispatcher,
     private readonly sandboxes: SandboxManager,
-    private readonly secrets: ProviderSecretReader,
+    private readonly providers: ModelProviderResolver,
     private readonly toolOutputs: ToolOutputRepository,
     private readonly changes: AgentChangeRepository,
+    private readonly claudeCode: ClaudeCodeRunner,
+    private readonly subAgents: SubAgentRunRepository,
+    private readonly delegation: DelegationService,
+    private readonly mcp: McpConnector,
+    private readonly memory: RunMemory,
+    private readonly sessionQueries: SessionQueryService,
   ) {
     registerConfiguredModels(config.env.MODEL_CATALOG);
   }
@@ -120,13 +138,19 @@ export class AgentRunJob {
   }
 
   private async execute(run: RunRecord, leaseId: string, controller: AbortController, timings: RunTimings): Promise<void> {
-    const session = await timings.time('load.session', () => this.sessions.findById(run.sessionId));
+    // Everything the start needs is read in parallel, from what the claim returned: the session,
+    // the log and the provider key (by the run's ids), then the workspace row (by the session's).
+    const sessionPending = timings.time('load.session', () => this.sessions.findById(run.sessionId));
+    const storedPending = timings.time('load.events', () => this.events.listAll(run.sessionId));
+    // The session's sub-agent runs: their events are not the parent's conversation (run-shape.ts).
+    const childIdsPending = timings.time('load.children', () => this.subAgents.childRunIds(run.sessionId));
+    // A claude-code session's model is reached through its gateway (claude-code-run.ts), not here.
+    const providerPending = sessionPending.then((s) => (s && s.engine !== 'claude-code' ? timings.time('load.provider', () => this.provider(s)) : null));
+    const workspacePending = sessionPending.then((s) => (s ? timings.time('load.workspace', () => this.workspaces.findById(s.workspaceId)) : null));
+    for (const p of [storedPending, childIdsPending, providerPending, workspacePending]) p.catch(() => undefined); // awaited below, or moot
+    const session = await sessionPending;
     if (!session) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
-    // The log, the workspace row and the provider key are independent reads: in parallel.
-    const workspacePending = timings.time('load.workspace', () => this.workspaces.findById(session.workspaceId));
-    const providerPending = timings.time('load.provider', () => this.provider(session));
-    for (const p of [workspacePending, providerPending]) p.catch(() => undefined); // awaited below, or moot
-    const stored = await timings.time('load.events', () => this.events.listAll(session.id));
+    const stored = await storedPending;
     // The engine logged how the run ended and the worker died before marking it: record that end
     // instead of running the agent (and asking the model) a second time.
     const ended = stored.find((e) => e.runId === run.id && Object.hasOwn(TERMINAL_STATUS, e.type));
@@ -136,18 +160,25 @@ export class AgentRunJob {
       await this.finish(run, leaseId, TERMINAL_STATUS[ended.type as keyof typeof TERMINAL_STATUS], error);
       return;
     }
-    if (run.cancelRequestedAt) {
+    // A step-by-step run stops between steps, so its own segment decides what a stop means.
+    const stepMode = !run.parentRunId && stepModeState(stored, run.id).stepMode;
+    if (run.cancelRequestedAt && !stepMode) {
       await this.finish(run, leaseId, 'cancelled', null, { type: 'run.cancelled', data: { usage: ZERO_USAGE } });
       return;
     }
     const workspaceRow = await workspacePending;
     if (!workspaceRow) throw new RunFailure('WORKSPACE_GONE', 'The workspace was deleted.');
-    const provider = await providerPending;
+    if (stepMode && session.engine !== 'h') throw new RunFailure('STEP_ENGINE_UNSUPPORTED', 'Step-by-step mode runs on H\'s own agent only; send the message without it.');
+    if (session.engine === 'claude-code') return this.executeClaudeCode(run, leaseId, controller, timings, session, workspaceRow, stored);
+    const resolved = await providerPending;
+    if (!resolved) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
+    const { provider, modelInfo } = resolved;
 
     const interrupted = await this.closeInterruptedCalls(run, leaseId, stored);
     const tRebuild = performance.now();
     this.sessionSeqs.set(run.sessionId, Math.max(this.sessionSeqs.get(run.sessionId) ?? 0, [...stored, ...interrupted].at(-1)?.seq ?? 0));
-    const log = orderForRebuild([...stored, ...interrupted], run.id);
+    const shape = runShape(run, [...stored, ...interrupted], await childIdsPending);
+    const log = shape.log;
     const decisions = this.decisionsFor(log, run.id);
     // Calls of this run still open never started: the rest of a batch a killed worker did not
     // reach, or a call that waited for a decision. The resumed run executes them (asking again
@@ -158,7 +189,7 @@ export class AgentRunJob {
     // Todos belong to the run that wrote them: the session's stored list must not show an earlier
     // run's plan while this one runs (the engine already starts this run without it).
     const storedTodos = (session.state as { todos?: unknown[] }).todos;
-    if (storedTodos?.length && conversation.todos.length === 0) await this.sessions.mergeState(session.id, { todos: [] });
+    if (!run.parentRunId && storedTodos?.length && conversation.todos.length === 0) await this.sessions.mergeState(session.id, { todos: [] });
 
     let sandbox;
     try {
@@ -170,49 +201,166 @@ export class AgentRunJob {
     }
 
     const checkpoint = this.checkpointOnce(run, sandbox.record);
-    // Events are written in batches, one commit each, ahead of every model request and every
-    // call that changes something (see RunEventWriter); a failed write stops the engine.
+    // Taken now, while the first model request is on its way, rather than when the first call that
+    // may change something asks for it: there it stood in line, 25–45 ms a run (bench/runs). It is
+    // the workspace as it was when the run started; a run that changes nothing wastes one.
+    checkpoint().catch(() => undefined); // a failed read fails the call that awaits it, as before
+    // Events are written in batches, one statement each, persisted (durably) before every call
+    // that changes something and at the end (see RunEventWriter); a failed write stops the engine.
     const writer = new RunEventWriter(
-      (batch) => this.writeBatch(run, leaseId, batch, timings),
+      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings),
       () => controller.abort(),
     );
-    const result = await runAgent({
+    // The workspace's external MCP servers for this segment (run-mcp.ts); none is fatal. A
+    // sub-agent is offered exactly its profile's allowlist, so it connects to none.
+    const mcp = run.parentRunId
+      ? noMcp()
+      : await timings.time('mcp.open', () => openRunMcp(this.mcp, this.sandboxes, workspaceRow, sandbox.record, controller.signal));
+    const notices = new McpNotices(run.id, stored, mcp.failures);
+    // Delegate calls that wait for their sub-agents, by call id: conclude() starts them.
+    const delegations = new Map<string, DelegationRequest[]>();
+    // Paths this segment's write tools changed: read_problems checks them first.
+    const written = new Set<string>();
+    const visionModel = this.config.env.BROWSER_VISION_MODEL;
+    const options: AgentRunOptions = {
       provider: writer.provider(timings.provider(provider)),
+      // A sub-agent has exactly its profile's tools; other runs add the workspace's MCP servers'.
+      tools: runTools(shape.tools, mcp),
+      profilePrompt: shape.profilePrompt,
+      delegation: shape.delegates ? { outcomes: (callId) => this.delegation.outcomes(run, callId) } : undefined,
+      // session_search and co. (main agent only): scoped to this session's workspace, leaving this session or step out.
+      caller: { workspaceId: session.workspaceId, sessionId: session.id, runId: run.id },
+      sessionQueries: shape.delegates ? this.sessionQueries : undefined,
       model: session.model,
+      modelInfo,
       thinking: session.thinking,
       // The session's own limit within the instance's; counted over the whole run (all segments).
       maxSteps: Math.min(session.maxSteps ?? this.config.env.AGENT_MAX_STEPS, this.config.env.AGENT_MAX_STEPS_LIMIT),
       workspace: timings.workspace(sandbox.workspace),
+      workspaceContext: workspaceContextOptions(this.config.env, !!run.parentRunId),
+      // Remembered entries for this run, selected once, told after the cached prefix (run-memory.ts).
+      memory: await timings.time('memory.select', () => this.memory.opening(run, workspaceRow.id, log, conversation)),
+      memoryStore: this.memory.store(run, workspaceRow.id),
       // The IDE's shared terminals, labelled as this session's agent's (run_in_terminal, kill_terminal).
       terminals: new SandboxTerminalHost(async () => (await this.sandboxes.driver()).connect(sandbox.record), {
         sessionId: session.id,
         userId: run.userId,
         maxTerminals: this.config.env.TERMINALS_PER_WORKSPACE_MAX,
       }),
+      // The sandbox's one browser. The browser sub-agent is given screenshots as images (the seed
+      // runs it on a vision model); other agents (frontend-specialist) get a description by the
+      // configured vision model instead, or are told none is configured.
+      browser: new SandboxBrowserHost(async () => (await this.sandboxes.driver()).connect(sandbox.record), {
+        vision: run.profile === 'browser',
+        describe: visionModel ? (png, header, signal) => describeScreenshot(provider, visionModel, png, header, signal) : undefined,
+      }),
       conversation,
       outputs: new SessionOutputStore(this.toolOutputs, session.id, run.id, this.config.env.TOOL_OUTPUT_MAX_BYTES),
       signal: controller.signal,
       authorize: async (request) => {
+        // A delegate call runs once its sub-agents ended; before that the run parks for them.
+        const wanted = shape.delegates ? delegationRequests(request.call.name, request.call.arguments) : null;
+        if (wanted && !('error' in wanted) && (await this.delegation.state(run.id, request.call.id)) !== 'ended') {
+          delegations.set(request.call.id, wanted);
+          return { behavior: 'wait' };
+        }
         // The workspace as it was before the run's first call that may change it (checkpoint).
-        if (request.category !== 'read') await checkpoint();
-        return this.authorize(session, decisions, request.call.id, request.category);
+        if (request.category !== 'read') await timings.time('checkpoint', checkpoint);
+        return this.authorize(session, decisions, request.call.id, request.category, request.approval);
       },
-      fileChanges: this.changeRecorder(run),
-      onEvent: async (event) => this.record(run, writer, await this.withRunTotals(run, stored, event, writer), timings),
+      fileChanges: this.changeRecorder(run, timings, written),
+      // read_problems asks the workspace's language servers first (run-diagnostics.ts).
+      diagnostics: runDiagnostics(async () => (await this.sandboxes.driver()).connect(sandbox.record), written),
+      reviewNotes: this.reviewNotes(session.id, [...stored, ...interrupted].at(-1)?.seq ?? 0),
+      onEvent: async (event) => {
+        await this.record(run, writer, await this.withRunTotals(run, stored, event, writer), timings);
+        for (const notice of notices.after(event)) await this.record(run, writer, notice, timings);
+      },
+    };
+    let result: AgentRunResult;
+    try {
+      if (stepMode) return await this.executeSteps(run, leaseId, [...stored, ...interrupted], options, writer, controller);
+      result = await runAgent(options);
+    } finally {
+      await mcp.close();
+    }
+    await writer.flush();
+    await timings.time('conclude', () => this.conclude(run, leaseId, result, sandbox.workspace, delegations, workspaceRow.id));
+    if (result.status !== 'paused') await this.memory.afterRun(run, workspaceRow.id);
+  }
+
+  /** A step-by-step run's segment (step-mode-run.ts): plan, or record a step's end and start the next, or wrap up. */
+  private async executeSteps(run: RunRecord, leaseId: string, log: EventEnvelope[], options: AgentRunOptions, writer: RunEventWriter, controller: AbortController): Promise<void> {
+    const outcome = await new StepModeRun(this.delegation, {
+      run,
+      leaseId,
+      log,
+      agent: options,
+      record: options.onEvent as (event: AgentEvent) => Promise<void>,
+      flush: () => writer.flush(),
+      stopRequested: async () => controller.signal.aborted || !!(await this.runs.findById(run.id))?.cancelRequestedAt,
+    }).execute();
+    await writer.flush();
+    if (outcome.kind === 'ended') await this.finish(run, leaseId, outcome.status, outcome.error);
+  }
+
+  /** A claude-code session's turn: the CLI in the sandbox, its events through the same writer (claude-code-run.ts). */
+  private async executeClaudeCode(
+    run: RunRecord,
+    leaseId: string,
+    controller: AbortController,
+    timings: RunTimings,
+    session: AgentSessionRecord,
+    workspace: { id: string; teamId: string; networkEnabled: boolean },
+    stored: EventEnvelope[],
+  ): Promise<void> {
+    this.sessionSeqs.set(run.sessionId, Math.max(this.sessionSeqs.get(run.sessionId) ?? 0, stored.at(-1)?.seq ?? 0));
+    const writer = new RunEventWriter(
+      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings),
+      () => controller.abort(),
+    );
+    const result = await this.claudeCode.execute({
+      run,
+      leaseId,
+      session,
+      workspace,
+      stored,
+      signal: controller.signal,
+      record: (event) => this.record(run, writer, event, timings),
+      flush: () => writer.flush(),
     });
     await writer.flush();
-    await timings.time('conclude', () => this.conclude(run, leaseId, result, sandbox.workspace));
+    await this.finish(run, leaseId, result.status, result.error);
   }
 
   /** Stores each call's file changes (before/after) for review; the engine logs `file.changed`. */
-  private changeRecorder(run: RunRecord): FileChangeRecorder {
+  /**
+   * Rejects and reverts made while this segment runs (the api appends `file.change.resolved` to the
+   * log): read before each model request so the agent hears of them at its next step. What was in
+   * the log when the segment started is in the rebuilt conversation already.
+   */
+  private reviewNotes(sessionId: string, after: number): () => Promise<{ changeIds: string[]; text: string }[]> {
+    let seen = after;
+    return async () => {
+      const resolved = await this.events.list(sessionId, { after: seen, types: ['file.change.resolved'], limit: 100 });
+      seen = resolved.at(-1)?.seq ?? seen;
+      return resolved.flatMap((e) => {
+        const data = e.data as SessionEventData<'file.change.resolved'>;
+        const text = changeNote(data);
+        return text ? [{ changeIds: data.changeIds, text }] : [];
+      });
+    };
+  }
+
+  private changeRecorder(run: RunRecord, timings: RunTimings, written?: Set<string>): FileChangeRecorder {
     return {
       maxBytes: this.config.env.FILE_CHANGE_MAX_BYTES,
       record: async (toolCallId, captures) => {
-        const rows = await this.changes.createMany(
+        for (const c of captures) if (written && written.size < 1000) written.add(c.path);
+        const rows = await timings.time('changes.record', () => this.changes.createMany(
           { sessionId: run.sessionId, runId: run.id, toolCallId },
           captures.map((c) => ({ ...c, ...lineCounts(c.before, c.after) })),
-        );
+        ));
         return rows.map(toChangeSummary);
       },
     };
@@ -238,7 +386,15 @@ export class AgentRunJob {
       })());
   }
 
-  private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult, workspace: Workspace): Promise<void> {
+  private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult, workspace: Workspace, delegations: Map<string, DelegationRequest[]>, workspaceId: string): Promise<void> {
+    const delegated = result.status === 'paused' && result.waitingFor === 'delegation' && result.pendingCall ? delegations.get(result.pendingCall.id) : undefined;
+    if (delegated && result.pendingCall) {
+      // The parent parks without a worker; the last sub-agent to end puts it back in line. Each
+      // child is told the user's profile subset (≤ 1,500 characters) with its task.
+      const memory = await this.memory.profile(run, workspaceId);
+      await this.delegation.startChildren({ parent: run, leaseId, key: result.pendingCall.id, children: delegated.map((c) => ({ ...c, memory })) });
+      return;
+    }
     if (result.status === 'paused' && result.pendingCall) {
       const call = result.pendingCall;
       let input: unknown = call.arguments;
@@ -300,6 +456,8 @@ export class AgentRunJob {
   ): Promise<void> {
     const appended = await this.runs.finish(run.id, leaseId, { status, error }, finalEvent ? { sessionId: run.sessionId, ...finalEvent } : undefined);
     await this.bus.publishEvents(appended);
+    // A sub-agent's end may be its parent's last: the parent then goes back in line.
+    await this.delegation.childEnded(run);
   }
 
   /**
@@ -319,11 +477,16 @@ export class AgentRunJob {
   private async record(run: RunRecord, writer: RunEventWriter, engineEvent: AgentEvent, timings: RunTimings): Promise<void> {
     const event = withApiErrorCode(engineEvent);
     if (event.type !== 'text.delta' && event.type !== 'thinking.delta') return writer.push(event);
-    // Deltas arrive while the model streams (after the request's flush: nothing is queued), so
-    // the seq they follow is the last one written. This span overlaps `model`.
-    const afterSeq = this.sessionSeqs.get(run.sessionId) ?? (await this.events.lastSeq(run.sessionId));
-    const delta = { sessionId: run.sessionId, runId: run.id, afterSeq, ts: new Date().toISOString(), type: event.type, data: event.data };
-    await timings.time('publish.delta', () => this.bus.publishEphemeral(delta));
+    // A delta goes out once the events before it are persisted and published (the writer orders
+    // it), so the seq it follows is the last one written by then; the engine does not wait for it.
+    const ts = new Date().toISOString();
+    writer.pushEphemeral(() => {
+      // Set before the engine started, kept up by every append: read synchronously, so the
+      // publish is issued in its turn (the writer relies on that for the order).
+      const afterSeq = this.sessionSeqs.get(run.sessionId) ?? 0;
+      const delta = { sessionId: run.sessionId, runId: run.id, afterSeq, ts, type: event.type, data: event.data };
+      return timings.time('publish.delta', () => this.bus.publishEphemeral(delta));
+    });
   }
 
   /**
@@ -331,16 +494,24 @@ export class AgentRunJob {
    * usage of its model requests added to the totals and the derived state (todos, summary) merged;
    * the writer publishes it after (in order).
    */
-  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], timings: RunTimings): Promise<() => Promise<void>> {
+  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], durable: boolean, timings: RunTimings): Promise<() => Promise<void>> {
     let usage: UsageTotals | undefined;
     const state: Record<string, unknown> = {};
     for (const event of batch) {
       if (event.type === 'usage') usage = addUsage(usage, requestUsage(event.data));
+      // The session's todos and summary are its main agent's: a sub-agent's stay in its own log.
+      if (run.parentRunId) continue;
       if (event.type === 'todos.updated') state.todos = event.data.todos;
       if (event.type === 'summary.written') state.summary = event.data.summary;
     }
     const appended = await timings.time('append', () =>
-      this.events.append(run.sessionId, batch, { runId: run.id, leaseId, usage, state: Object.keys(state).length ? state : undefined }),
+      this.events.append(run.sessionId, batch, {
+        runId: run.id,
+        leaseId,
+        usage,
+        state: Object.keys(state).length ? state : undefined,
+        durable: durable || this.config.env.EVENT_COMMIT === 'every-batch',
+      }),
     );
     this.noteSeq(run.sessionId, appended.at(-1)?.seq ?? 0);
     return () => timings.time('publish', () => this.bus.publishEvents(appended));
@@ -351,8 +522,8 @@ export class AgentRunJob {
     if (known !== undefined && seq > known) this.sessionSeqs.set(sessionId, seq);
   }
 
-  private authorize(session: AgentSessionRecord, decisions: Map<string, Decision>, callId: string, category: string): ToolAuthorization {
-    return authorizeCall(session.permissionMode, category, decisions.get(callId));
+  private authorize(session: AgentSessionRecord, decisions: Map<string, Decision>, callId: string, category: string, approval?: 'ask' | 'allow'): ToolAuthorization {
+    return authorizeCall(session.permissionMode, category, decisions.get(callId), approval);
   }
 
   private decisionsFor(log: EventEnvelope[], runId: string): Map<string, Decision> {
@@ -365,41 +536,15 @@ export class AgentRunJob {
     return out;
   }
 
-  private async provider(session: AgentSessionRecord): Promise<ModelProvider> {
-    const apiKey = await this.secrets.reveal(session.teamId, 'deepseek').catch((err: Error) => {
-      throw new RunFailure('PROVIDER_KEY_UNREADABLE', err.message);
-    });
-    if (!apiKey) {
-      throw new RunFailure('PROVIDER_KEY_MISSING', 'No DeepSeek API key is set for this team; a team admin can add one in the team settings.');
+  /** DeepSeek or the team's own provider of the session (libs/providers ModelProviderResolver). */
+  private async provider(session: AgentSessionRecord): Promise<ResolvedModelProvider> {
+    try {
+      return await this.providers.resolve(session);
+    } catch (err) {
+      if (err instanceof ProviderUnavailableError) throw new RunFailure(err.code, err.message);
+      throw err;
     }
-    return new DeepSeekProvider({ apiKey, baseUrl: this.config.env.DEEPSEEK_BASE_URL });
   }
-}
-
-function addUsage(a: UsageTotals | undefined, b: UsageTotals): UsageTotals {
-  if (!a) return b;
-  return {
-    requests: a.requests + b.requests,
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    cacheHitTokens: a.cacheHitTokens + b.cacheHitTokens,
-    cacheMissTokens: a.cacheMissTokens + b.cacheMissTokens,
-    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
-    costUsd: a.costUsd + b.costUsd,
-  };
-}
-
-function requestUsage(data: Extract<AgentEvent, { type: 'usage' }>['data']): UsageTotals {
-  const r = data.request;
-  return {
-    requests: 1,
-    promptTokens: r.promptTokens,
-    completionTokens: r.completionTokens,
-    cacheHitTokens: r.cacheHitTokens,
-    cacheMissTokens: r.cacheMissTokens,
-    reasoningTokens: r.reasoningTokens ?? 0,
-    costUsd: data.costUsd,
-  };
 }
 
 /** A failure or error event as the API tells it: the engine's code translated (engine-error-codes.ts). */

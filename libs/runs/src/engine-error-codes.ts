@@ -4,12 +4,16 @@ import type { ModelErrorCode } from '@h/llm';
 // The engine (libs/agent) names its failures in its own words: `step_limit`, `no_completion`,
 // `internal_error`, and `model_<code>` for a ModelError of libs/llm (map-provider-error.ts). This is
 // the one place they become API codes, before a run's failure is stored or published.
-type EngineErrorCode = 'step_limit' | 'no_completion' | 'internal_error' | 'model_error' | 'model_stream_restarted' | `model_${ModelErrorCode}`;
+// The Claude Code engine (libs/claude-code) adds `claude_code_*`.
+type EngineErrorCode =
+  | 'step_limit' | 'no_completion' | 'step_plan_invalid' | 'internal_error' | 'model_error' | 'model_stream_restarted' | `model_${ModelErrorCode}`
+  | 'claude_code_error' | 'claude_code_exited' | 'claude_code_protocol';
 
 // A Record over the union: a new ModelErrorCode without an API code here is a compile error.
 const ENGINE_TO_API: Record<EngineErrorCode, ErrorCode> = {
   step_limit: 'STEP_LIMIT',
   no_completion: 'NO_COMPLETION',
+  step_plan_invalid: 'STEP_PLAN_INVALID',
   internal_error: 'INTERNAL',
   model_error: 'MODEL_FAILED',
   model_stream_restarted: 'MODEL_STREAM_RESTARTED',
@@ -22,6 +26,9 @@ const ENGINE_TO_API: Record<EngineErrorCode, ErrorCode> = {
   model_bad_request: 'PROVIDER_BAD_REQUEST',
   model_context_length: 'CONTEXT_TOO_LONG',
   model_cancelled: 'CANCELLED',
+  claude_code_error: 'ENGINE_FAILED',
+  claude_code_exited: 'ENGINE_FAILED',
+  claude_code_protocol: 'ENGINE_FAILED',
 };
 
 /** The API code for an engine failure code (API codes pass as they are); an unknown one is INTERNAL. */

@@ -9,3 +9,8 @@ export * from './session-title';
 export * from './agent-run.job';
 export * from './event-order';
 export * from './permission-policy';
+export * from './bot-run.dto';
+export * from './session-factory.service';
+export * from './run-result.service';
+export * from './run-diff';
+export * from './delegation.service';

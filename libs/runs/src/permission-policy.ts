@@ -12,9 +12,11 @@ export interface PermissionDecision {
  * What a session's permission mode does with one tool call. Only `approve` asks (and only for
  * commands, writes and deletes; reads run freely); `bypass` and `skip` both allow every call, and
  * the console describes them so (apps/web permission-modes.ts). A recorded decision answers the ask.
+ * An external MCP server's rule fits in the same place: its tools are commands, so `ask` (the
+ * default) asks in `approve` mode like any command, and `allow` runs them without asking.
  */
-export function authorizeCall(mode: PermissionMode, category: string, decision?: PermissionDecision): ToolAuthorization {
-  if (mode !== 'approve' || category === 'read') return { behavior: 'allow' };
+export function authorizeCall(mode: PermissionMode, category: string, decision?: PermissionDecision, approval?: 'ask' | 'allow'): ToolAuthorization {
+  if (mode !== 'approve' || category === 'read' || approval === 'allow') return { behavior: 'allow' };
   if (!decision) return { behavior: 'ask' };
   if (decision.behavior === 'deny') return { behavior: 'deny', message: decision.message ?? undefined };
   return { behavior: 'allow', updatedArguments: decision.updatedInput ? JSON.stringify(decision.updatedInput) : undefined };

@@ -20,7 +20,7 @@ export class PermissionController {
 
   @Post('permissions/:id')
   @HttpCode(200)
-  @Access('permission', 'id', 'member')
+  @Access('permission', 'id', 'member', { scope: 'run' })
   @ApiOkResponse({ type: PermissionDto, description: 'Recorded; the run resumes' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'ALREADY_DECIDED' })
   decidePermission(

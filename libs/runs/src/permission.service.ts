@@ -6,7 +6,7 @@ import { CORE_TOOLS } from '@h/tools';
 import { RunDispatcher } from './run-dispatcher.service';
 import type { PermissionDecisionDto, PermissionDto, PermissionListDto } from './run.dto';
 
-function toDto({ decision: _d, ...p }: PermissionRecord): PermissionDto {
+export function toPermissionDto({ decision: _d, ...p }: PermissionRecord): PermissionDto {
   return p;
 }
 
@@ -37,7 +37,7 @@ export class PermissionService {
   ) {}
 
   async list(sessionId: string, status?: 'pending'): Promise<PermissionListDto> {
-    return { items: (await this.permissions.listBySession(sessionId, status)).map(toDto) };
+    return { items: (await this.permissions.listBySession(sessionId, status)).map(toPermissionDto) };
   }
 
   async decide(principal: Principal, access: AccessGrant, id: string, body: PermissionDecisionDto, ip: string | null = null): Promise<PermissionDto> {
@@ -89,6 +89,6 @@ export class PermissionService {
     // If the worker has not finished parking the run yet, it sees the decision itself and requeues.
     if (await this.runs.requeue(request.runId)) await this.dispatcher.dispatch(access.teamId);
     const updated = await this.permissions.findById(id);
-    return toDto(updated ?? request);
+    return toPermissionDto(updated ?? request);
   }
 }

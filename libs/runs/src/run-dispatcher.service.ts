@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@h/config';
-import { RunRecord, RunRepository } from '@h/db';
+import { RunRecord, RunRepository, SubAgentRunRepository } from '@h/db';
 import { JobName, JobQueueService } from '@h/jobs';
 
 export const runJobId = (runId: string) => `run_${runId}`;
@@ -14,6 +14,7 @@ export class RunDispatcher {
 
   constructor(
     private readonly runs: RunRepository,
+    private readonly subAgents: SubAgentRunRepository,
     private readonly jobs: JobQueueService,
     private readonly config: AppConfig,
   ) {}
@@ -56,6 +57,7 @@ export class RunDispatcher {
     const admitted = await this.runs.admit(teamId, {
       perTeam: this.config.env.RUNS_PER_TEAM,
       perUser: this.config.env.RUNS_PER_USER,
+      perWorkspace: this.config.env.RUNS_PER_WORKSPACE,
     });
     // One round trip for all of them: a pass admitting 50 runs used to enqueue them one by one.
     await this.jobs.enqueueMany(
@@ -83,6 +85,10 @@ export class RunDispatcher {
    * marked running whose job is gone. Safe to run on every worker at any time.
    */
   async sweep(): Promise<void> {
+    // A parent whose last sub-agent ended while the worker that ended it died before requeueing it.
+    for (const parent of await this.subAgents.parentsReadyToResume()) {
+      if (await this.subAgents.resumeParentIfDone(parent.id)) this.logger.warn({ runId: parent.id }, 'sub-agents had ended; resuming their parent');
+    }
     for (const teamId of await this.runs.teamsWithQueuedRuns()) await this.dispatch(teamId);
     const stale = await this.runs.listRunning(new Date(Date.now() - this.config.env.RUN_LOCK_MS * 2));
     for (const run of stale) {

@@ -60,29 +60,94 @@ describe(RunEventWriter.name, () => {
     expect(store.batches.flat()).toEqual(['tool.start', 'tool.start']);
   });
 
-  it('should send a model request while the events before it are written, and pass its answer on only after', async () => {
+  it('should send a model request and pass its answer on while the events before it are written', async () => {
     const store = gatedStore();
     const writer = new RunEventWriter(store.write, () => undefined);
-    let requested = false;
     const model: ModelProvider = {
       id: 'scripted',
       async *stream() {
-        requested = true;
-        yield { type: 'text', delta: 'hi' } satisfies ModelStreamEvent;
+        yield { type: 'tool_call_start', index: 0, id: 'c', name: 'read_file' } satisfies ModelStreamEvent;
       },
     };
     await writer.push(ev('tool.end'));
     const seen: string[] = [];
-    const consumed = (async () => {
-      for await (const e of writer.provider(model).stream({} as never)) seen.push(e.type);
-    })();
-    await tick();
-    expect(requested).toBe(true);
-    expect(seen).toEqual([]);
-    await store.releaseAll();
-    await consumed;
-    expect(seen).toEqual(['text']);
+    for await (const e of writer.provider(model).stream({} as never)) seen.push(e.type);
+    // The request started the write of what was queued; its answer did not wait for it.
     expect(store.batches).toEqual([['tool.end']]);
+    expect(store.published).toEqual([]);
+    expect(seen).toEqual(['tool_call_start']);
+    await writer.push(ev('message.assistant'));
+    const flushed = writer.flush();
+    await store.releaseAll();
+    await flushed;
+    expect(store.published).toEqual([['tool.end'], ['message.assistant']]);
+  });
+
+  it('should publish a delta after the events pushed before it and before those pushed after it', async () => {
+    const store = gatedStore();
+    const order: string[] = [];
+    const writer = new RunEventWriter(
+      (batch) => store.write(batch).then((publish) => async () => {
+        await publish();
+        order.push(...batch.map((e) => e.type));
+      }),
+      () => undefined,
+    );
+    await writer.push(ev('tool.end'));
+    writer.pushEphemeral(async () => void order.push('delta 1'));
+    writer.pushEphemeral(async () => void order.push('delta 2'));
+    await writer.push(ev('message.assistant'));
+    await tick();
+    expect(order).toEqual([]); // tool.end is not persisted yet
+    const flushed = writer.flush();
+    await store.releaseAll();
+    await flushed;
+    expect(order).toEqual(['tool.end', 'delta 1', 'delta 2', 'message.assistant']);
+    expect(store.batches).toEqual([['tool.end'], ['message.assistant']]);
+  });
+
+  it('should issue each publish without waiting for the reply to the one before, and flush only once all are answered', async () => {
+    const replies: Array<() => void> = [];
+    const issued: string[] = [];
+    const writer = new RunEventWriter(
+      async (batch) => () => {
+        issued.push(batch.map((e) => e.type).join());
+        return new Promise<void>((r) => replies.push(r));
+      },
+      () => undefined,
+    );
+    await writer.push(ev('tool.end'));
+    await tick();
+    await writer.push(ev('message.assistant'));
+    let flushed = false;
+    const flush = writer.flush().then(() => (flushed = true));
+    for (let i = 0; i < 5; i++) await tick();
+    expect(issued).toEqual(['tool.end', 'message.assistant']);
+    expect(flushed).toBe(false);
+    for (const r of replies) r();
+    await flush;
+    expect(flushed).toBe(true);
+  });
+
+  it('should commit durably only the batches that end with a barrier (a call that changes something, the run end)', async () => {
+    const writes: Array<[string[], boolean]> = [];
+    const writer = new RunEventWriter(async (batch, durable) => {
+      writes.push([batch.map((e) => e.type), durable]);
+      return async () => undefined;
+    }, () => undefined);
+    await writer.push(ev('message.assistant'));
+    await writer.push(toolStart('read'));
+    await tick();
+    await writer.push(toolStart('command'));
+    await writer.push(ev('tool.end'));
+    await tick();
+    await writer.push(ev('run.done'));
+    expect(writes).toEqual([
+      [['message.assistant', 'tool.start'], false],
+      [['tool.start'], true],
+      [['tool.end'], false],
+      [['run.done'], true],
+    ]);
   });
 
   it('should fail the next barrier and the final flush when a write fails, and say so once', async () => {

@@ -5,34 +5,39 @@ import type { ModelProvider } from '@h/llm';
  * Persists one batch (throws when it could not) and returns how to publish what was persisted;
  * the writer publishes batches in order, each after it is persisted.
  */
-export type BatchWrite = (batch: AgentEvent[]) => Promise<() => Promise<void>>;
+export type BatchWrite = (batch: AgentEvent[], durable: boolean) => Promise<() => Promise<void>>;
 
 /**
  * Group commit for one run segment's events. A commit costs a WAL flush (about 5 ms on the shared
  * build machine, bench/runs), and a model step emits four to six events, so writing each on its
  * own was most of H's time per step. Events queue here and are written in batches, one statement
- * each, in order, while the engine goes on; nothing changes the workspace, and nothing of a model
- * answer is recorded or published, ahead of the events before it:
+ * each, in order, while the engine goes on; nothing changes the workspace ahead of the events
+ * before it, and everything is published in the order it was pushed:
  *
  * - before every tool call that changes something (a `tool.start` whose category is not `read`),
  *   everything queued is persisted first (its publish may still be on its way), so a killed worker's successor finds
  *   every call that may have had an effect and gives it the interrupted result instead of running
  *   it twice;
- * - a model request starts the write of everything queued and goes out meanwhile; its answer is
- *   passed on only once that is persisted and published (`provider`), so its deltas follow it;
+ * - a model request starts the write of everything queued and goes out meanwhile, and its answer
+ *   goes on to the engine without waiting for that write: what the engine makes of it is queued
+ *   behind it, and its token deltas (`pushEphemeral`, live-only) are published only after the
+ *   events before them are persisted and published, before any event after them;
  * - the segment's end (`flush`) waits for the rest.
  *
- * What a crash can lose is only what no barrier has passed: events of read-only work, which the
- * resumed run redoes, and, in the few milliseconds a write takes at the start of a model request,
- * the results of the calls before it (a side-effecting one then gets the interrupted result: its
- * tool.start is persisted). Events are still persisted before they are published (the write does
- * both), in order, and seqs stay gapless (one append statement per batch).
+ * What a crash can lose is only what no barrier has passed: events of read-only work and of the
+ * model's answers, which the resumed run redoes (a side-effecting call's tool.start is always
+ * persisted before it runs, so it gets the interrupted result instead). Events are still persisted
+ * before they are published (the write does both), in order, and seqs stay gapless (one append
+ * statement per batch).
  */
 export class RunEventWriter {
-  private readonly queue: AgentEvent[] = [];
+  /** Events to write, and live-only publishes that must go out between them (in push order). */
+  private readonly queue: Array<AgentEvent | Ephemeral> = [];
   private writing: Promise<void> | null = null;
   /** The publishes so far, in order (never rejects: a failure is kept in `failure`). */
   private publishing: Promise<void> = Promise.resolve();
+  /** Publishes issued whose replies are still on their way. */
+  private readonly unanswered = new Set<Promise<void>>();
   private scheduled = false;
   private failure: unknown = null;
 
@@ -57,7 +62,17 @@ export class RunEventWriter {
     }
   }
 
-  /** Resolves once everything queued is persisted; rejects with the write's error. */
+  /**
+   * Publishes something live-only (a token delta) right after everything pushed before it is
+   * persisted and published, and before anything pushed after it; resolves at once. `publish`
+   * runs at that moment, so what it reads (e.g. the seq it follows) is what is persisted by then.
+   */
+  pushEphemeral(publish: () => Promise<void>): void {
+    this.queue.push({ ephemeral: publish });
+    this.kick();
+  }
+
+  /** Resolves once every event queued is persisted; rejects with the write's error. */
   async persisted(): Promise<void> {
     for (;;) {
       if (this.failure) throw this.failure;
@@ -71,47 +86,46 @@ export class RunEventWriter {
   async flush(): Promise<void> {
     await this.persisted();
     await this.publishing;
+    await Promise.all(this.unanswered);
     if (this.failure) throw this.failure;
   }
 
   /**
-   * The provider, each request ordered after the events before it: the request goes out while
-   * they commit (a model request changes nothing but the bill), and nothing of its answer reaches
-   * the engine (so nothing of it is recorded or published) before they are persisted.
+   * The provider, each request ordered after the events before it: the request goes out, and its
+   * answer reaches the engine, while they commit (a model request changes nothing but the bill;
+   * what the answer leads to is queued behind them, see the class comment).
    */
   provider(provider: ModelProvider): ModelProvider {
-    const flush = () => this.flush();
+    const start = () => this.kick();
     return {
       id: provider.id,
-      async *stream(request) {
-        const before = flush();
-        before.catch(() => undefined); // awaited below
-        const answer = provider.stream(request)[Symbol.asyncIterator]();
-        let first = true;
-        try {
-          for (;;) {
-            const next = await answer.next();
-            if (first) {
-              first = false;
-              await before;
-            }
-            if (next.done) return;
-            yield next.value;
-          }
-        } finally {
-          await answer.return?.();
-        }
+      stream(request) {
+        start();
+        return provider.stream(request);
       },
     };
   }
 
-  /** Starts writing everything queued, unless a write is running (it starts the next one itself). */
+  /**
+   * Starts writing the events at the head of the queue (up to the first live-only publish, which
+   * goes out after them), unless a write is running (it starts the next one itself).
+   */
   private kick(): void {
-    if (this.writing || this.failure || !this.queue.length) return;
-    const batch = this.queue.splice(0);
-    this.writing = this.write(batch).then(
+    if (this.writing || this.failure) return;
+    // Live-only publishes at the head follow everything already published: chain them now.
+    while (this.queue.length && isEphemeral(this.queue[0])) {
+      const { ephemeral } = this.queue.shift() as Ephemeral;
+      this.chainPublish(ephemeral);
+    }
+    const end = this.queue.findIndex(isEphemeral);
+    const batch = this.queue.splice(0, end === -1 ? this.queue.length : end) as AgentEvent[];
+    if (!batch.length) return;
+    // A batch holding a barrier (a call that changes something, the run's end) is committed
+    // durably, which makes every batch before it durable too; the others need not wait for the
+    // WAL flush (EventRepository.append `durable`).
+    this.writing = this.write(batch, batch.some((e) => TERMINAL.has(e.type) || changesSomething(e))).then(
       (publish) => {
-        this.publishing = this.publishing.then(() => (this.failure ? undefined : publish().catch((err: unknown) => this.fail(err))));
+        this.chainPublish(publish);
         this.writing = null;
         this.kick();
       },
@@ -122,11 +136,32 @@ export class RunEventWriter {
     );
   }
 
+  /**
+   * Issues `publish` after the publishes before it were issued, without waiting for their replies:
+   * they share one Redis connection, which keeps them in order (flush waits for the replies).
+   */
+  private chainPublish(publish: () => Promise<void>): void {
+    this.publishing = this.publishing.then(() => {
+      if (this.failure) return;
+      const sent = publish().catch((err: unknown) => this.fail(err));
+      this.unanswered.add(sent);
+      void sent.finally(() => this.unanswered.delete(sent));
+    });
+  }
+
   private fail(err: unknown): void {
     if (this.failure) return;
     this.failure = err;
     this.onFailure(err);
   }
+}
+
+interface Ephemeral {
+  ephemeral: () => Promise<void>;
+}
+
+function isEphemeral(item: AgentEvent | Ephemeral): item is Ephemeral {
+  return 'ephemeral' in item;
 }
 
 const TERMINAL = new Set(['run.done', 'run.failed', 'run.cancelled']);

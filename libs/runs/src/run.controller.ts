@@ -14,7 +14,7 @@ export class RunController {
 
   @Post('sessions/:id/messages')
   @HttpCode(202)
-  @Access('session', 'id', 'member')
+  @Access('session', 'id', 'member', { scope: 'run' })
   @ApiAcceptedResponse({ type: RunDto, description: 'The run for this message (queued or already running); a repeated clientMessageId returns the same run' })
   @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'QUOTA_EXCEEDED: TEAM_MAX_ACTIVE_RUNS or TEAM_MAX_RUNNING_SANDBOXES reached' })
   async postMessage(
@@ -33,16 +33,9 @@ export class RunController {
     return this.runs.list(id);
   }
 
-  @Get('runs/:id')
-  @Access('run', 'id', 'viewer')
-  @ApiOkResponse({ type: RunDto })
-  getRun(@Param('id') id: string): Promise<RunDto> {
-    return this.runs.get(id);
-  }
-
   @Post('runs/:id/cancel')
   @HttpCode(202)
-  @Access('run', 'id', 'member')
+  @Access('run', 'id', 'member', { scope: 'run' })
   @ApiAcceptedResponse({ type: RunDto, description: 'Cancelled, or cancelling (the worker stops it within a second)' })
   cancelRun(
     @CurrentPrincipal() principal: Principal,

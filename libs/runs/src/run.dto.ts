@@ -1,7 +1,7 @@
 // Wire shapes of runs, permission requests and usage (routes: run.controller.ts, permission.controller.ts,
 // usage.controller.ts). The classes document and validate; the shapes are the contracts' (libs/contracts session-api.ts).
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import {
   PERMISSION_BEHAVIORS,
   PERMISSION_STATUSES,
@@ -22,41 +22,49 @@ import {
 export const MAX_MESSAGE_CHARS = 100_000;
 
 export class UsageDto implements Usage {
-  @ApiProperty() requests: number;
-  @ApiProperty() promptTokens: number;
-  @ApiProperty() completionTokens: number;
-  @ApiProperty() cacheHitTokens: number;
-  @ApiProperty() cacheMissTokens: number;
-  @ApiProperty({ description: 'Of the completion tokens, those spent thinking (models that report them)' }) reasoningTokens: number;
-  @ApiProperty({ description: 'US dollars' }) costUsd: number;
+  @ApiProperty({ example: 6 }) requests: number;
+  @ApiProperty({ example: 48210 }) promptTokens: number;
+  @ApiProperty({ example: 1830 }) completionTokens: number;
+  @ApiProperty({ description: 'Of the prompt tokens, those the provider served from its prefix cache', example: 41984 }) cacheHitTokens: number;
+  @ApiProperty({ example: 6226 }) cacheMissTokens: number;
+  @ApiProperty({ description: 'Of the completion tokens, those spent thinking (models that report them)', example: 412 }) reasoningTokens: number;
+  @ApiProperty({ description: 'US dollars', example: 0.0042 }) costUsd: number;
 }
 
 export class PostMessageDto {
-  @ApiProperty({ maxLength: MAX_MESSAGE_CHARS })
+  @ApiProperty({ maxLength: MAX_MESSAGE_CHARS, example: 'The test in tests/test_invoice.py fails; find out why and fix it.' })
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_MESSAGE_CHARS)
   @Matches(/\S/, { message: 'content must not be blank' })
   content: string;
 
-  @ApiPropertyOptional({ maxLength: 128, description: 'Makes the post idempotent: the same id returns the same run' })
+  @ApiPropertyOptional({ maxLength: 128, description: 'Makes the post idempotent: the same id returns the same run', example: 'ci-4711-fix-tests' })
   @IsOptional()
   @IsString()
   @Matches(/^[\w.:-]{1,128}$/, { message: 'clientMessageId must be 1-128 letters, digits, _ . : or -' })
   clientMessageId?: string;
+
+  @ApiPropertyOptional({
+    example: true,
+    description: "Run this message step by step (plan with write_todos only, locked, one code-writer sub-agent per step, a wrap-up of all step results); absent: the session's stepMode",
+  })
+  @IsOptional()
+  @IsBoolean()
+  stepMode?: boolean;
 }
 
 export class RunErrorDto implements RunError {
-  @ApiProperty() code: string;
-  @ApiProperty() message: string;
+  @ApiProperty({ example: 'PROVIDER_ERROR' }) code: string;
+  @ApiProperty({ example: 'The model provider answered 503; try again later.' }) message: string;
 }
 
 export class RunDto implements Run<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) sessionId: string;
   @ApiProperty({ enum: RUN_STATUSES }) status: RunStatus;
-  @ApiProperty({ nullable: true, type: Number, description: 'Place in the team queue while queued (1 = next)' }) position: number | null;
-  @ApiProperty({ nullable: true, type: String }) clientMessageId: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Place in the team queue while queued (1 = next)', example: 1 }) position: number | null;
+  @ApiProperty({ nullable: true, type: String, example: 'ci-4711-fix-tests' }) clientMessageId: string | null;
   @ApiProperty({ nullable: true, type: RunErrorDto }) error: RunErrorDto | null;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
   @ApiProperty({ format: 'uuid' }) userId: string;
@@ -64,6 +72,9 @@ export class RunDto implements Run<Date> {
   @ApiProperty({ nullable: true, type: Date }) startedAt: Date | null;
   @ApiProperty({ nullable: true, type: Date }) finishedAt: Date | null;
   @ApiProperty({ nullable: true, type: Date }) cancelRequestedAt: Date | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'A sub-agent run: the run that delegated it (same session)' }) parentRunId: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'A sub-agent run: the parent tool call it answers', example: 'call_1' }) parentToolCallId: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'A sub-agent run: its profile', example: 'code-search' }) profile: string | null;
 }
 
 export class RunListDto implements ListResponse<RunDto> {
@@ -75,12 +86,12 @@ export class PermissionDecisionDto implements PermissionDecision {
   @IsIn(PERMISSION_BEHAVIORS)
   behavior: PermissionBehavior;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replacement tool input (allow only)' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replacement tool input (allow only)', example: { command: 'npm test -- --runInBand' } })
   @IsOptional()
   @IsObject({ message: 'updatedInput must be a JSON object' })
   updatedInput?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ maxLength: 2000, description: 'Told to the agent with the decision' })
+  @ApiPropertyOptional({ maxLength: 2000, description: 'Told to the agent with the decision', example: 'Run only the unit tests.' })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
@@ -91,9 +102,9 @@ export class PermissionDto implements Permission<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) sessionId: string;
   @ApiProperty({ format: 'uuid' }) runId: string;
-  @ApiProperty() toolCallId: string;
-  @ApiProperty() toolName: string;
-  @ApiProperty({ type: 'object', additionalProperties: true }) input: unknown;
+  @ApiProperty({ example: 'call_0_7f3a' }) toolCallId: string;
+  @ApiProperty({ example: 'run_command' }) toolName: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { command: 'npm test' } }) input: unknown;
   @ApiProperty({ enum: PERMISSION_STATUSES }) status: PermissionStatus;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) decidedById: string | null;
   @ApiProperty() createdAt: Date;
@@ -120,5 +131,5 @@ export class PermissionsQueryDto {
 
 export class TeamUsageDto extends UsageDto implements TeamUsage {
   @ApiProperty({ example: '2026-11' }) month: string;
-  @ApiProperty() runs: number;
+  @ApiProperty({ example: 42 }) runs: number;
 }

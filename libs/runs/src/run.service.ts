@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@h/config';
 import { FINISHED_RUN_STATUSES } from '@h/contracts';
-import { AgentSessionRepository, EventBusRepository, PermissionRepository, QuotaExceededError, RunRecord, RunRepository } from '@h/db';
+import { AgentSessionRepository, EventBusRepository, EventRepository, PermissionRepository, QuotaExceededError, RunRecord, RunRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal, quotaExceeded, TeamQuotaService } from '@h/identity';
+import { DelegationService } from './delegation.service';
 import { RunDispatcher } from './run-dispatcher.service';
 import type { PostMessageDto, RunDto, RunListDto } from './run.dto';
 import { titleFromMessage } from './session-title';
@@ -15,7 +16,9 @@ export class RunService {
     private readonly sessions: AgentSessionRepository,
     private readonly permissions: PermissionRepository,
     private readonly bus: EventBusRepository,
+    private readonly events: EventRepository,
     private readonly dispatcher: RunDispatcher,
+    private readonly delegation: DelegationService,
     private readonly audit: AuditService,
     private readonly quotas: TeamQuotaService,
     private readonly config: AppConfig,
@@ -28,23 +31,33 @@ export class RunService {
 
   /** Appends the message, creates the run and answers at once; a worker picks it up when admitted. */
   async postMessage(principal: Principal, access: AccessGrant, sessionId: string, body: PostMessageDto): Promise<{ run: RunDto; created: boolean }> {
-    const session = await this.sessions.findById(sessionId);
-    if (!session) throw AppException.notFound('Session');
-    await this.quotas.assertSandboxCanStart(access.teamId, session.workspaceId);
-    const { run, created, events } = await this.runs
+    // The access check read the session's team and workspace; nothing else of it is needed here
+    // (the title is set in the same statement, only when the session has none).
+    // Asking for step mode reads the session (its engine); a plain message costs no read here.
+    const session = body.stepMode || !access.workspaceId ? await this.sessions.findById(sessionId) : null;
+    const workspaceId = access.workspaceId ?? session?.workspaceId;
+    if (!workspaceId) throw AppException.notFound('Session');
+    if (body.stepMode && session && session.engine !== 'h') {
+      throw AppException.badRequest('VALIDATION_FAILED', 'stepMode needs engine h: Claude Code runs its own loop.');
+    }
+    await this.quotas.assertSandboxCanStart(access.teamId, workspaceId);
+    const posted = await this.runs
       .createWithMessage({
         sessionId,
         teamId: access.teamId,
         userId: principal.userId,
         content: body.content,
         clientMessageId: body.clientMessageId,
+        stepMode: body.stepMode,
         // The first message names the session, in the same transaction.
-        title: session.title ? undefined : titleFromMessage(body.content),
+        title: titleFromMessage(body.content),
         maxActive: this.config.env.TEAM_MAX_ACTIVE_RUNS,
       })
       .catch((err: unknown) => {
         throw err instanceof QuotaExceededError ? quotaExceeded(err) : err;
       });
+    if (!posted) throw AppException.notFound('Session');
+    const { run, created, events } = posted;
     if (!created) return { run: await this.toDto((await this.runs.findById(run.id)) ?? run), created };
     // Admission first: it is on the path to a working agent; the live fan-out of the message
     // (already in the log) can follow.
@@ -80,6 +93,9 @@ export class RunService {
     await this.audit.byPrincipal(principal, { action: 'run.cancel', teamId: access.teamId, targetType: 'run', targetId: id, ip });
     if (run.status === 'running') {
       await this.bus.publishCancel(id);
+    } else if (await this.isStepInProgress(run)) {
+      // Step-by-step mode stops between steps: the step's sub-agent finishes, then the resumed
+      // run sees cancelRequestedAt, marks the steps left skipped and ends cancelled.
     } else {
       await this.permissions.cancelPendingForRun(id);
       const events = await this.runs.finish(
@@ -89,8 +105,17 @@ export class RunService {
         { sessionId: run.sessionId, type: 'run.cancelled', data: { usage: run.usage, by: principal.userId } },
       );
       await this.bus.publishEvents(events);
+      // A parent parked on sub-agents takes them with it; a sub-agent's end may resume its parent.
+      await this.delegation.cancelChildren(run, principal.userId);
+      await this.delegation.childEnded(run);
       await this.dispatcher.dispatch(access.teamId);
     }
     return this.get(id);
+  }
+
+  /** A step-by-step run parked while one step's sub-agent works (its locked plan is in the log). */
+  private async isStepInProgress(run: RunRecord): Promise<boolean> {
+    if (run.status !== 'waiting_children') return false;
+    return (await this.events.list(run.sessionId, { runId: run.id, types: ['step.plan'], limit: 1 })).length > 0;
   }
 }

@@ -1,2 +1,4 @@
 export * from './ndjson-rpc';
 export * from './protocol';
+export * from './lsp-protocol';
+export * from './browser-protocol';

@@ -10,6 +10,8 @@ import type {
   GrepMatch,
   WorkspaceErrorCode,
 } from '@h/contracts';
+import type { BrowserMethods } from './browser-protocol';
+import type { LspMethods } from './lsp-protocol';
 
 export const PROTOCOL_VERSION = 1;
 /** Where sandboxd listens inside the container; the bridge connects here. */
@@ -218,6 +220,11 @@ export interface FsChangedNotification {
   changes?: FsChange[];
   /** More changed than one notification carries: reload what you show. */
   overflow?: boolean;
+  /**
+   * The repository's state changed (HEAD, the index, refs: a commit, checkout, stage or fetch run
+   * in a terminal): `.git` itself is left out of `changes`, so this is the only news of it.
+   */
+  git?: boolean;
 }
 
 /** Unacknowledged PTY output above this pauses the PTY until the client acks. */
@@ -242,8 +249,8 @@ export interface CheckpointRestoreResult {
   removed: number;
 }
 
-/** Request method -> [params, result]. */
-export interface SandboxMethods {
+/** Request method -> [params, result]; the language-server and browser methods have their own files. */
+export interface SandboxMethods extends LspMethods, BrowserMethods {
   health: [Record<string, never>, HealthResult];
   'fs.read': [FsReadParams, FsReadResult];
   'fs.write': [FsWriteParams, FsWriteResult];

@@ -46,11 +46,28 @@ describe(containerCreateOptions.name, () => {
     expect(() => containerCreateOptions({ ...base, record: { ...record, network: 'egress' } })).toThrow(/egress/);
   });
 
+  it('should mount the model gateway socket dir read-only into every sandbox when given, network none', () => {
+    const o = containerCreateOptions({ ...base, modelGatewayHostDir: '/var/lib/h/model-gateway' });
+    expect(o.HostConfig?.Binds).toEqual(['/var/lib/h/model-gateway:/run/h/model:ro']);
+    expect(o.HostConfig?.NetworkMode).toBe('none');
+    expect(containerCreateOptions(base).HostConfig?.Binds).toEqual([]);
+  });
+
   it('should bind the budgeted disk at /workspace, tell the daemon its size and set the runtime when asked', () => {
     const o = containerCreateOptions({ ...base, record: { ...record, diskMb: 512 }, workspace: { type: 'bind', source: '/d/mnt/h-vol-w1' }, runtime: 'runsc' });
     expect(o.HostConfig?.Mounts).toEqual([{ Type: 'bind', Source: '/d/mnt/h-vol-w1', Target: '/workspace' }]);
     expect(o.Env).toContain('SANDBOXD_DISK_MB=512');
     expect(o.HostConfig?.Runtime).toBe('runsc');
     expect(containerCreateOptions(base).HostConfig).not.toHaveProperty('Runtime');
+  });
+
+  it('should mount the state volume outside /workspace and tell the daemon where it is', () => {
+    const o = containerCreateOptions({ ...base, stateVolume: 'h-vol-w1-state' });
+    expect(o.HostConfig?.Mounts).toEqual([
+      { Type: 'volume', Source: 'h-vol-w1', Target: '/workspace' },
+      { Type: 'volume', Source: 'h-vol-w1-state', Target: '/var/lib/h-state' },
+    ]);
+    expect(o.Env).toContain('SANDBOXD_STATE_DIR=/var/lib/h-state');
+    expect(containerCreateOptions(base).Env?.some((e) => e.startsWith('SANDBOXD_STATE_DIR'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { ReconcileReport, SandboxRecord } from './sandbox-driver';
 import { ignoreStatus } from './docker-utils';
-import type { WorkspaceStorage } from './workspace-storage';
+import { STATE_VOLUME_SUFFIX, type WorkspaceStorage } from './workspace-storage';
 
 export interface ReconcileDeps {
   docker: Docker;
@@ -58,8 +58,15 @@ export async function reconcileContainers(known: SandboxRecord[], deps: Reconcil
       report.removedVolumes.push(vol);
     }
   }
-  for (const name of await deps.storage.list(deps.labelFilters)) {
-    if (knownVolumes.has(name) || usedVolumes.has(name) || report.removedVolumes.includes(name)) continue;
+  const kept = (name: string) => knownVolumes.has(name) || usedVolumes.has(name) || report.removedVolumes.includes(name);
+  const volumes = await deps.storage.list(deps.labelFilters);
+  for (const name of volumes) {
+    if (kept(name)) continue;
+    // A state volume follows its workspace volume (removed with it), reported only without one.
+    if (name.endsWith(STATE_VOLUME_SUFFIX)) {
+      const owner = name.slice(0, -STATE_VOLUME_SUFFIX.length);
+      if (kept(owner) || volumes.includes(owner)) continue;
+    }
     report.orphanVolumes.push(name);
     if (deps.removeOrphanVolumes) {
       await deps.removeVolume(name);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, chownSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import Docker from 'dockerode';
 import type { SandboxClient } from './sandbox-client';
@@ -11,7 +11,10 @@ import {
   type SandboxRecord,
   type SandboxSpec,
   type SandboxStatus,
+  type SandboxProcess,
+  type SpawnOptions,
 } from './sandbox-driver';
+import { spawnDockerProcess } from './docker-process';
 import { containerCreateOptions, poolRecord, recordFromContainer } from './container-spec';
 import { DockerConnections } from './docker-connections';
 import type { DockerSandboxOptions } from './docker-sandbox.options';
@@ -70,7 +73,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       size: opts.poolSize ?? 0,
       newRecord: () => {
         const id = randomBytes(6).toString('hex');
-        return poolRecord(`${this.prefix}pool-${id}`, `${this.prefix}vol-pool-${id}`, this.opts.image, this.diskMb);
+        return poolRecord(`${this.prefix}pool-${id}`, `${this.prefix}vol-pool-${id}`, this.opts.image, this.diskMb, Boolean(this.opts.modelGatewaySocketDir));
       },
       create: (record) => this.create(record, { [LABEL_POOL]: '1' }),
       openClient: (name) => this.connections.open(name, false),
@@ -97,12 +100,14 @@ export class DockerSandboxDriver implements SandboxDriver {
       if (record) {
         const network = spec.network ?? (record.network === 'egress' ? 'egress' : 'none');
         const limits = spec.limits ?? record.limits;
-        if (network !== record.network || JSON.stringify(limits ?? {}) !== JSON.stringify(record.limits ?? {})) {
+        const gatewayMissing = Boolean(this.opts.modelGatewaySocketDir) && !record.modelGateway;
+        if (network !== record.network || gatewayMissing || JSON.stringify(limits ?? {}) !== JSON.stringify(record.limits ?? {})) {
           // Network access (the egress mount) and limits are fixed at create: re-create the
           // container on the same volume. A record from before the egress proxy ('bridge') too.
           this.connections.drop(record.name);
           await this.docker.getContainer(record.name).remove({ force: true }).catch(ignoreStatus(404));
-          return this.startLocked({ ...record, network, limits });
+          // A sandbox from before the model gateway mount gets it the same way.
+          return this.startLocked({ ...record, network, limits, ...(this.opts.modelGatewaySocketDir ? { modelGateway: true } : {}) });
         }
         return this.startLocked(record);
       }
@@ -124,6 +129,7 @@ export class DockerSandboxDriver implements SandboxDriver {
         image: this.opts.image,
         network: spec.network ?? 'none',
         limits: spec.limits,
+        ...(this.opts.modelGatewaySocketDir ? { modelGateway: true } : {}),
         ...(this.budgetFor(spec) ? { diskMb: this.budgetFor(spec) } : {}),
         createdAt: new Date().toISOString(),
       };
@@ -146,6 +152,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   async remove(record: SandboxRecord, options: { keepVolume?: boolean } = {}): Promise<void> {
     this.connections.drop(record.name);
     await this.docker.getContainer(record.name).remove({ force: true, v: false }).catch(ignoreStatus(404));
+    this.connections.removeSocketDir(record.name);
     if (!options.keepVolume) await this.removeVolume(record.volume);
     this.reaper.forget(record.name);
   }
@@ -180,6 +187,17 @@ export class DockerSandboxDriver implements SandboxDriver {
     return p;
   }
 
+  /** A process in the sandbox over a `docker exec` attach (docker-process.ts). */
+  async spawn(record: SandboxRecord, options: SpawnOptions): Promise<SandboxProcess> {
+    await this.connect(record); // running, daemon up
+    return spawnDockerProcess(this.docker, record.name, this.user, options);
+  }
+
+  /** How this process's client to the sandbox is connected: its daemon's socket, or the exec relay. */
+  transport(record: SandboxRecord): 'socket' | 'exec' | undefined {
+    return this.connections.transport(record.name);
+  }
+
   isConnected(record: SandboxRecord): boolean {
     const client = this.connections.get(record.name);
     return Boolean(client && !client.closed);
@@ -196,6 +214,9 @@ export class DockerSandboxDriver implements SandboxDriver {
       return null;
     }
     this.connections.adopt(name, entry.client);
+    // The container keeps the socket dir of its pool name (its bind mount): the workspace name's
+    // dir points there, so a reconnect finds the socket under the new name too.
+    this.connections.linkSocketDir(entry.record.name, name);
     this.touch(name);
     void this.pool.fill();
     return {
@@ -293,13 +314,10 @@ export class DockerSandboxDriver implements SandboxDriver {
       ...extra,
     };
     const workspace = await this.storage.prepare(record, labels);
-    let socketDir: string | undefined;
-    if (this.opts.hostSocketDir) {
-      const [uid, gid] = this.user.split(':').map(Number);
-      socketDir = this.connections.socketDir(record.name);
-      mkdirSync(socketDir, { recursive: true, mode: 0o700 });
-      chownSync(socketDir, uid, gid);
-    }
+    const stateVolume = await this.storage.prepareState(record, labels);
+    const socketDir = this.connections.prepareSocketDir(record.name);
+    // Docker would create a missing bind source as root-only; the gateway's sockets need it readable.
+    if (this.opts.modelGatewaySocketDir) mkdirSync(this.opts.modelGatewaySocketDir, { recursive: true, mode: 0o755 });
     const createOptions = containerCreateOptions({
       record,
       image: this.opts.image,
@@ -307,8 +325,10 @@ export class DockerSandboxDriver implements SandboxDriver {
       limits: { ...this.limits, ...record.limits },
       labels,
       workspace,
+      stateVolume,
       hostSocketDir: socketDir,
       egressHostDir: record.network === 'egress' ? this.egressDir(record) : undefined,
+      modelGatewayHostDir: this.opts.modelGatewaySocketDir,
       runtime: this.opts.runtime,
     });
     await this.docker.createContainer(createOptions).catch(ignoreStatus(409));
@@ -375,6 +395,8 @@ export class DockerSandboxDriver implements SandboxDriver {
       .remove({ force: true })
       .then(() => true)
       .catch((e: { statusCode?: number }) => e.statusCode !== 404);
+    if (gone) this.connections.removeSocketDir(record.name);
     if (gone) await this.removeVolume(record.volume).catch(() => undefined);
   }
 }
+

@@ -20,6 +20,11 @@ export interface DockerSandboxOptions {
   diskDir?: string;
   /** Default budget in MiB for new workspace volumes when diskDir is set (default 2048). */
   diskMb?: number;
+  /**
+   * Host dir of the model gateway's run sockets (libs/claude-code), mounted read-only at
+   * /run/h/model in every sandbox; a recorded sandbox without the mount is re-created on its volume.
+   */
+  modelGatewaySocketDir?: string;
   /** OCI runtime for sandboxes, e.g. 'runsc' (check it with probeRuntime first); default: the engine's. */
   runtime?: string;
   limits?: Partial<SandboxLimits>;

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import Docker from 'dockerode';
 
 /**
@@ -9,6 +10,17 @@ export function dockerClient(dockerHost?: string): Docker {
   if (dockerHost.startsWith('unix://')) return new Docker({ socketPath: dockerHost.slice('unix://'.length) });
   const url = new URL(dockerHost.replace(/^tcp:/, 'http:'));
   return new Docker({ host: url.hostname, port: Number(url.port || 2375), protocol: 'http' });
+}
+
+/**
+ * Whether the engine runs on this host, sharing this process's filesystem (so a dir made here can
+ * be bind-mounted into a container): its name is this host's name. A process in a container that
+ * was handed the host's engine socket has a name of its own (the container's), as does one behind
+ * a remote engine. False when the engine does not answer.
+ */
+export async function engineSharesHost(docker: Docker): Promise<boolean> {
+  const info = (await docker.info().catch(() => null)) as { Name?: string } | null;
+  return Boolean(info?.Name) && info?.Name === hostname();
 }
 
 /** A .catch() handler that swallows the given Docker API status codes (e.g. 404, 409). */

@@ -75,7 +75,7 @@ export class LocalSandboxDriver implements SandboxDriver {
       this.buildOnce();
       const child = spawn(process.execPath, [this.sandboxd, '--root', record.volume, '--socket', this.socketPath(record)], {
         stdio: ['ignore', 'ignore', 'inherit'],
-        env: { LANG: 'C.UTF-8', ...pickHostEnv(['PATH', 'HOME', 'LANG']) },
+        env: { LANG: 'C.UTF-8', ...pickHostEnv(['PATH', 'HOME', 'LANG']), SANDBOXD_STATE_DIR: localStateDir(record) },
       });
       this.procs.set(record.name, child);
       child.on('exit', () => {
@@ -100,7 +100,10 @@ export class LocalSandboxDriver implements SandboxDriver {
 
   async remove(record: SandboxRecord, options: { keepVolume?: boolean } = {}): Promise<void> {
     await this.stop(record);
-    if (!options.keepVolume) rmSync(record.volume, { recursive: true, force: true });
+    if (!options.keepVolume) {
+      rmSync(record.volume, { recursive: true, force: true });
+      rmSync(localStateDir(record), { recursive: true, force: true });
+    }
   }
 
   async status(record: SandboxRecord): Promise<SandboxStatus> {
@@ -172,4 +175,9 @@ export class LocalSandboxDriver implements SandboxDriver {
     const h = createHash('sha256').update(record.volume).digest('hex').slice(0, 16);
     return path.join(os.tmpdir(), `h-sbx-${h}.sock`);
   }
+}
+
+/** The workspace's H-internal state (checkpoints): a sibling of its directory, never inside it. */
+function localStateDir(record: SandboxRecord): string {
+  return `${record.volume}.h-state`;
 }

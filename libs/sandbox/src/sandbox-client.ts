@@ -5,6 +5,8 @@ import {
   RpcError,
   RpcPeer,
   type FsChangedNotification,
+  type LspDiagnosticsNotification,
+  type LspStatusNotification,
   type PtyChangedNotification,
   type PtyExitNotification,
   type PtyOpenParams,
@@ -12,6 +14,7 @@ import {
   type SandboxMethod,
   type SandboxMethods,
 } from '@h/sandbox-protocol';
+import type { BrowserActionNotification, BrowserFrameNotification, BrowserStateNotification } from '@h/sandbox-protocol';
 import { WorkspaceError, type WorkspaceErrorCode } from '@h/contracts';
 
 const WORKSPACE_CODES = new Set<string>([
@@ -101,6 +104,15 @@ export class SandboxClient extends EventEmitter<{
   'fs.changed': [string[], FsChangedNotification];
   /** A terminal was opened or ended, by any connection to this sandbox. */
   'pty.changed': [PtyChangedNotification];
+  /** Language servers' diagnostics (unchecked: what the sandbox sent). */
+  'lsp.diagnostics': [LspDiagnosticsNotification];
+  'lsp.status': [LspStatusNotification];
+  /** The sandbox browser's tabs changed; to every connection (the browser view listens). */
+  'browser.state': [BrowserStateNotification];
+  /** A screencast frame; only to a connection that turned `browser.screencast` on. Ack each one. */
+  'browser.frame': [BrowserFrameNotification];
+  /** A browser tool or input acted on the page. */
+  'browser.action': [BrowserActionNotification];
   activity: [];
 }> {
   readonly peer: RpcPeer;
@@ -136,7 +148,14 @@ export class SandboxClient extends EventEmitter<{
       t.exited = true;
       t.emit('exit', { exitCode: p.exitCode, signal: p.signal });
     });
+    // One handler per method in RpcPeer: browser notifications are re-emitted for any number of listeners.
+    this.peer.onNotification('browser.state', (p: BrowserStateNotification) => this.emit('browser.state', p));
+    this.peer.onNotification('browser.frame', (p: BrowserFrameNotification) => this.emit('browser.frame', p));
+    this.peer.onNotification('browser.action', (p: BrowserActionNotification) => this.emit('browser.action', p));
     this.peer.onNotification('fs.changed', (p: FsChangedNotification) => this.emit('fs.changed', Array.isArray(p?.paths) ? p.paths : [], p));
+    // Language servers' diagnostics and states (apps/sandboxd lsp/): untrusted, libs/lsp checks them.
+    this.peer.onNotification('lsp.diagnostics', (p: LspDiagnosticsNotification) => this.emit('lsp.diagnostics', p));
+    this.peer.onNotification('lsp.status', (p: LspStatusNotification) => this.emit('lsp.status', p));
     this.peer.onClose((err) => {
       for (const t of this.terminals.values()) {
         t.exited = true;
@@ -229,6 +248,11 @@ export class SandboxClient extends EventEmitter<{
   async detachTerminal(ptyId: string): Promise<null> {
     this.terminals.delete(ptyId);
     return this.call('pty.detach', { ptyId });
+  }
+
+  /** Tells sandboxd the last screencast frame was handled, so it may send the next one. */
+  browserFrameAck(): void {
+    this.peer.notify('browser.frameAck', {});
   }
 
   watchFiles(enabled = true): Promise<null> {

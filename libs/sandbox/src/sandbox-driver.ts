@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream';
 import type { SandboxClient } from './sandbox-client';
 
 /** Resource limits of one sandbox. Defaults (DEFAULT_SANDBOX_LIMITS) suit a 2-core host running a few. */
@@ -60,6 +61,28 @@ export interface SandboxRecord {
   createdAt: string;
   /** True when nothing isolates the sandbox from the host (local driver). */
   unsafe?: boolean;
+  /** The container mounts the model gateway's socket dir (created with the driver's modelGatewaySocketDir). */
+  modelGateway?: boolean;
+}
+
+/** A process started in a sandbox with its stdio attached to the host (see SandboxDriver.spawn). */
+export interface SandboxProcess {
+  stdin: Writable;
+  stdout: Readable;
+  stderr: Readable;
+  /** Resolves with the exit code once the process ended (null when it could not be read). */
+  exited: Promise<number | null>;
+  /** Ends the process and everything it started (TERM, then KILL after a grace period). */
+  kill(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  /** Program and arguments, run without a shell. */
+  argv: string[];
+  /** Added to the sandbox's environment for this process only. */
+  env?: Record<string, string>;
+  /** Default /workspace. */
+  cwd?: string;
 }
 
 export type SandboxState = 'running' | 'stopped' | 'restarting' | 'missing';
@@ -114,4 +137,9 @@ export interface SandboxDriver {
   reconcile(known: SandboxRecord[]): Promise<ReconcileReport>;
   /** Stops the idle sweeper, drains the pool (removing warm containers) and closes clients. */
   close(): Promise<void>;
+  /**
+   * Starts a long-lived process in the sandbox with stdin/stdout/stderr streamed to the host (an
+   * agent CLI speaking a stdio protocol). Absent where the driver cannot (the local driver).
+   */
+  spawn?(record: SandboxRecord, options: SpawnOptions): Promise<SandboxProcess>;
 }

@@ -23,4 +23,5 @@ export const sandboxRecordSchema = z.object({
   diskMb: z.number().int().positive().optional(),
   createdAt: z.string(),
   unsafe: z.boolean().optional(),
+  modelGateway: z.boolean().optional(),
 });

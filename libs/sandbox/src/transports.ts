@@ -1,7 +1,8 @@
 import * as net from 'node:net';
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import { DEFAULT_SOCKET_PATH } from '@h/sandbox-protocol';
+import { attachExec } from './docker-exec-attach';
 
 export interface SandboxStream {
   input: Readable;
@@ -30,19 +31,8 @@ const BRIDGE_SCRIPT = [
  * host, needs no network and no shared filesystem; costs one exec at connect time only.
  */
 export async function openDockerExecStream(docker: Docker, containerId: string, user: string): Promise<SandboxStream> {
-  const exec = await docker.getContainer(containerId).exec({
-    Cmd: ['/bin/sh', '-c', BRIDGE_SCRIPT, 'bridge', DEFAULT_SOCKET_PATH, SANDBOXD_ENTRY],
-    AttachStdin: true,
-    AttachStdout: true,
-    AttachStderr: true,
-    Tty: false,
-    User: user,
-  });
-  const stream = (await exec.start({ hijack: true, stdin: true })) as unknown as net.Socket;
+  const { stream, stdout, stderr } = await attachExec(docker, containerId, user, ['/bin/sh', '-c', BRIDGE_SCRIPT, 'bridge', DEFAULT_SOCKET_PATH, SANDBOXD_ENTRY]);
   stream.setNoDelay?.(true);
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  docker.modem.demuxStream(stream, stdout, stderr);
   stderr.resume();
   stream.on('end', () => stdout.end());
   stream.on('close', () => stdout.end());

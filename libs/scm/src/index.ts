@@ -3,3 +3,4 @@ export * from './scm.service';
 export * from './scm.dto';
 export * from './git-ref-name';
 export * from './git-status-parse';
+export * from './git-diff.service';

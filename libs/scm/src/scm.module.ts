@@ -14,6 +14,7 @@ import { ScmService } from './scm.service';
   imports: [IdentityModule, FilesModule],
   controllers: [ScmController],
   providers: [GitRunner, ScmService, GitDiffService],
-  exports: [ScmService],
+  // GitDiffService: the MCP server's git_diff tool (libs/mcp) shows the same patch as the IDE.
+  exports: [ScmService, GitDiffService],
 })
 export class ScmModule {}

@@ -37,9 +37,10 @@ export function hasAssistantMessage(body: WireRequest): boolean {
  * carry no test-only headers) is told apart by the tool-call ids this server answered it with (see
  * continuedConversation), and before its first tool call by its scenario and first user message.
  */
-export function conversationKey(header: string | undefined, scenario: string | null, body: WireRequest): string {
+export function conversationKey(header: string | undefined, scenario: string | null, body: WireRequest, subject = firstUserMessage(body)): string {
   if (header) return `header:${header}`;
-  const digest = createHash('sha256').update(`${scenario ?? '(demo)'}\n${firstUserMessage(body)}`).digest('hex');
+  // `subject`: what tells the conversation apart; a sub-agent's is its task (agents.ts).
+  const digest = createHash('sha256').update(`${scenario ?? '(demo)'}\n${subject}`).digest('hex');
   return `auto:${digest.slice(0, 16)}`;
 }
 

@@ -23,6 +23,21 @@ export function messageText(content: unknown): string {
   return '';
 }
 
+/** The data URLs of a message's image parts (OpenAI format: `{ type: 'image_url', image_url: { url } }`). */
+function imageParts(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.filter((p) => p?.type === 'image_url' && typeof p.image_url?.url === 'string').map((p) => p.image_url.url as string);
+}
+
+/** "WxH" of a PNG data URL (its IHDR), or what it is instead. */
+function pngSize(url: string): string {
+  const m = /^data:image\/png;base64,(.*)$/s.exec(url);
+  if (!m) return 'not a PNG data URL';
+  const b = Buffer.from(m[1].slice(0, 64), 'base64');
+  if (b.subarray(1, 4).toString('latin1') !== 'PNG') return 'not a PNG';
+  return `${b.readUInt32BE(16)}x${b.readUInt32BE(20)}`;
+}
+
 const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 const clip = (s: string): string => (s.length > 160 ? `${s.slice(0, 160)}…` : s);
 
@@ -38,7 +53,10 @@ export function checkExpectations(expect: ScenarioExpect | undefined, body: Wire
   if (expect.lastMessageContains !== undefined) {
     // After a batch of tool calls the request ends with several tool results: any of them may match.
     const tail: string[] = [];
-    for (let i = messages.length - 1; i >= 0; i--) {
+    // Tool results' images come as a user message right after them: part of the same batch.
+    const start = imageParts(last?.content).length > 0 && messages[messages.length - 2]?.role === 'tool' ? messages.length - 2 : messages.length - 1;
+    if (start < messages.length - 1) tail.push(messageText(last?.content));
+    for (let i = start; i >= 0; i--) {
       tail.push(messageText(messages[i].content));
       if (messages[i].role !== 'tool' || messages[i - 1]?.role !== 'tool') break;
     }
@@ -47,6 +65,11 @@ export function checkExpectations(expect: ScenarioExpect | undefined, body: Wire
         failures.push(`the last message should contain "${needle}" but was "${clip(tail[0] ?? '')}"`);
       }
     }
+  }
+  if (expect.lastImage) {
+    const sizes = imageParts(last?.content).map(pngSize);
+    const want = `${expect.lastImage.width}x${expect.lastImage.height}`;
+    if (!sizes.includes(want)) failures.push(`the last message should carry a ${want} PNG image but carries [${sizes.join(', ')}]`);
   }
   const toolNames = (body.tools ?? []).map((t) => t.function?.name ?? '');
   for (const name of expect.toolsInclude ?? []) {

@@ -12,7 +12,7 @@ export function maskHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
-    out[k] = k === 'authorization' ? 'Bearer ****' : Array.isArray(v) ? v.join(', ') : v;
+    out[k] = k === 'authorization' ? 'Bearer ****' : k === 'x-api-key' ? '****' : Array.isArray(v) ? v.join(', ') : v;
   }
   return out;
 }

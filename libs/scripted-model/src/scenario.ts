@@ -33,6 +33,11 @@ const expectSchema = z
     messagesContain: textOrList.optional(),
     /** Whether thinking mode must be on (true) or off (false). */
     thinking: z.boolean().optional(),
+    /**
+     * The request ends with a PNG image (a tool result's image, sent as a user message after the
+     * tool results) of exactly this size: the model really got to see the screenshot.
+     */
+    lastImage: z.object({ width: z.number().int(), height: z.number().int() }).strict().optional(),
   })
   .strict();
 
@@ -56,6 +61,22 @@ const turnSchema = z
   })
   .strict();
 
+/**
+ * A sub-agent's own script inside a scenario (H's delegate_task / delegate_parallel): a request of
+ * the scenario whose system prompt and task (the user message its own answers follow, see
+ * agents.ts) fit `match` is answered from these turns, as a conversation of its own.
+ */
+const agentScriptSchema = z
+  .object({
+    name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'name: letters, digits, ".", "_" and "-" only'),
+    match: z
+      .object({ systemContains: z.string().min(1).optional(), taskContains: z.string().min(1).optional() })
+      .strict()
+      .refine((m) => m.systemContains !== undefined || m.taskContains !== undefined, 'match needs systemContains or taskContains'),
+    turns: z.array(turnSchema).min(1),
+  })
+  .strict();
+
 export const scenarioSchema = z
   .object({
     name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'name: letters, digits, ".", "_" and "-" only'),
@@ -65,9 +86,12 @@ export const scenarioSchema = z
     /** Files (path -> content) a harness writes into a fresh workspace before replaying the turns. */
     fixture: z.record(z.string(), z.string()).optional(),
     turns: z.array(turnSchema).min(1),
+    /** Scripts of the sub-agents the scenario's agent delegates to, tried in order. */
+    agents: z.array(agentScriptSchema).optional(),
   })
   .strict();
 
+export type AgentScript = z.infer<typeof agentScriptSchema>;
 export type FaultSpec = z.infer<typeof faultSchema>;
 export type ScenarioExpect = z.infer<typeof expectSchema>;
 export type ScriptedToolCall = z.infer<typeof toolCallSchema>;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { anthropicError, anthropicFrame, anthropicFrames, anthropicMessage, anthropicToWire, anthropicUsage, ANTHROPIC_PATHS } from './anthropic-messages';
 import { answerChunks, completionBody, usageChunk, usageFor, type ResponseMeta } from './chat-chunks';
 import {
   CONVERSATION_HEADER,
@@ -16,6 +17,7 @@ import { demoAnswer, scriptedAnswer, thinkingDisabled } from './answers';
 import { checkExpectations, type WireRequest } from './expectations';
 import { header, maskHeaders, readBody, sendError, sendJson, waitOrClose } from './http-io';
 import { promptUsage, renderPrompt } from './prompt-accounting';
+import { agentScenario, isFirstAgentTurn, taskText } from './agents';
 import { defaultFaultTimes, loadScenarioDir, parseScenario, type FaultSpec, type Scenario, type ScenarioTurn } from './scenario';
 
 export interface ScriptedModelServerOptions {
@@ -60,7 +62,7 @@ export interface RecordedRequest {
   scenario: string | null;
   /** `header:<x-conversation-id>`, else `auto:<scenario and first message digest>#<tag>` (one per conversation). */
   conversation: string | null;
-  /** The request's first user message: how a test finds a header-less conversation. */
+  /** The request's first user message (a sub-agent's: its task, agents.ts): how a test finds a header-less conversation. */
   firstUserMessage: string | null;
   /** The scenario turn (0-based) this request was matched against. */
   turn: number | null;
@@ -162,15 +164,19 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     // A first turn stops counting as open the moment its answer is decided, not when the socket's
     // close event comes: a client may retry before that event, and its retry is the same turn.
     let releaseFirstTurn = (): void => undefined;
+    // Anthropic's Messages API (Claude Code): same scenarios, its own request, answer and error shapes.
+    const anthropic = req.method === 'POST' && ANTHROPIC_PATHS.has(path);
     const fail = (status: number, message: string, type: string): void => {
       releaseFirstTurn();
       record.status = status;
       record.outcome = 'error';
-      sendError(res, status, message, type);
+      if (anthropic) sendJson(res, status, anthropicError(type, message));
+      else sendError(res, status, message, type);
     };
 
-    if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      const given = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+    const givenKey = anthropic && req.headers['x-api-key'] !== undefined ? `Bearer ${header(req, 'x-api-key')}` : req.headers.authorization;
+    if (options.apiKey !== undefined && givenKey !== `Bearer ${options.apiKey}`) {
+      const given = (givenKey ?? '').replace(/^Bearer\s+/i, '');
       return fail(401, `Authentication Fails, Your api key: ****${given.slice(-4)} is invalid`, 'authentication_error');
     }
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
@@ -179,13 +185,14 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       sendJson(res, 200, { object: 'list', data: modelList() });
       return;
     }
-    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
-      return fail(404, `scripted-model serves POST /v1/chat/completions and GET /v1/models, not ${req.method} ${path}`, 'not_found');
+    if (!anthropic && (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions'))) {
+      return fail(404, `scripted-model serves POST /v1/chat/completions, POST /v1/messages and GET /v1/models, not ${req.method} ${path}`, 'not_found');
     }
     let body: WireRequest;
     try {
-      body = JSON.parse(await readBody(req));
-      record.body = body;
+      const raw: unknown = JSON.parse(await readBody(req));
+      record.body = raw;
+      body = anthropic ? anthropicToWire(raw) : (raw as WireRequest);
     } catch (err) {
       return fail(400, `The request body is not valid JSON: ${(err as Error).message}`, 'invalid_request_error');
     }
@@ -200,13 +207,16 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       failures.push(`request #${record.seq}: ${msg}`);
       return fail(400, `scripted-model: ${msg}`, 'invalid_request_error');
     }
-    const scenario = named !== undefined ? registry.get(named) : selectScenario(body);
+    const chosen = named !== undefined ? registry.get(named) : selectScenario(body);
+    // A sub-agent of the scenario's agent answers from its own script, as its own conversation.
+    const agent = chosen ? agentScenario(chosen, body) : undefined;
+    const scenario = agent ?? chosen;
     if (!scenario && options.demo === false) {
       return fail(404, 'scripted-model: no scenario matches this request and the demo model is off', 'not_found');
     }
     const namedConversation = header(req, CONVERSATION_HEADER);
-    const key = conversationKey(namedConversation, scenario?.name ?? null, body);
-    const firstTurn = !hasAssistantMessage(body);
+    const key = conversationKey(namedConversation, scenario?.name ?? null, body, agent ? taskText(body) : undefined);
+    const firstTurn = agent ? isFirstAgentTurn(body) : !hasAssistantMessage(body);
     let state = namedConversation ? conversations.get(key) : (continuedConversation(body, byTag) ?? conversations.get(key));
     // A request without any assistant message starts the conversation over (e.g. the next run
     // of a benchmark with the same prompt), unless it is a retry of the very first turn. Without a
@@ -228,7 +238,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     }
     record.scenario = scenario?.name ?? null;
     record.conversation = namedConversation ? key : `${key}#${state.tag}`;
-    record.firstUserMessage = firstUserMessage(body);
+    record.firstUserMessage = agent ? taskText(body) : firstUserMessage(body);
     const prompt = renderPrompt(body);
     const usage = promptUsage(prompt, state.lastPrompt);
     record.promptTokens = usage.promptTokens;
@@ -271,8 +281,9 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     }
 
     const answer = turn ? scriptedAnswer(turn, state, body) : demoAnswer(body);
-    const meta: ResponseMeta = { id: `chatcmpl-scripted-${++responseCounter}`, created: Math.floor(Date.now() / 1000), model: body.model ?? 'scripted' };
+    const meta: ResponseMeta = { id: `${anthropic ? 'msg' : 'chatcmpl'}-scripted-${++responseCounter}`, created: Math.floor(Date.now() / 1000), model: body.model ?? 'scripted' };
     const wireUsage = usageFor(answer, usage);
+    const messagesUsage = anthropicUsage(answer, usage, record.body);
     const onAnswered = (): void => {
       state.cursor += turn ? 1 : 0;
       state.lastPrompt = prompt;
@@ -283,23 +294,25 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     });
     if (!body.stream) {
       record.status = 200;
-      if (fault?.type === 'hang' || fault?.type === 'drop') return endWithFault(req, res, record, fault, [], releaseFirstTurn);
+      if (fault?.type === 'hang' || fault?.type === 'drop') return endWithFault(req, res, record, fault, [], releaseFirstTurn, anthropic);
       if (fault?.type === 'stream_error') return fail(500, 'Server overloaded, please retry (scripted fault)', 'server_error');
       if (fault?.type === 'queued') await waitOrClose(res, fault.forMs);
       if (record.outcome === 'client_closed') return;
-      sendJson(res, 200, completionBody(answer, meta, wireUsage));
+      sendJson(res, 200, anthropic ? anthropicMessage(answer, meta, messagesUsage) : completionBody(answer, meta, wireUsage));
       record.outcome = 'completed';
       onAnswered();
       return;
     }
-    const chunks = [...answerChunks(answer, meta), usageChunk(meta, wireUsage)];
+    const frames = anthropic
+      ? anthropicFrames(answer, meta, messagesUsage)
+      : [...answerChunks(answer, meta), usageChunk(meta, wireUsage)].map((c) => `data: ${JSON.stringify(c)}\n\n`);
     record.status = 200;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
     let closed = false;
     res.on('close', () => {
       closed = true;
     });
-    if (fault?.type === 'hang' || fault?.type === 'drop' || fault?.type === 'stream_error') return endWithFault(req, res, record, fault, chunks, releaseFirstTurn);
+    if (fault?.type === 'hang' || fault?.type === 'drop' || fault?.type === 'stream_error') return endWithFault(req, res, record, fault, frames, releaseFirstTurn, anthropic);
     if (fault?.type === 'queued') {
       const until = Date.now() + fault.forMs;
       while (!closed && Date.now() < until) {
@@ -308,13 +321,13 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       }
     }
     const delay = fault?.type === 'slow' ? fault.chunkDelayMs : 0;
-    for (const c of chunks) {
+    for (const frame of frames) {
       if (closed) return;
-      res.write(`data: ${JSON.stringify(c)}\n\n`);
+      res.write(frame);
       if (delay > 0) await waitOrClose(res, delay);
     }
     if (closed) return;
-    res.end('data: [DONE]\n\n');
+    res.end(anthropic ? '' : 'data: [DONE]\n\n');
     record.outcome = 'completed';
     onAnswered();
   }
@@ -324,15 +337,17 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     res: ServerResponse,
     record: RecordedRequest,
     fault: FaultSpec,
-    chunks: Array<Record<string, unknown>>,
+    frames: string[],
     releaseFirstTurn: () => void,
+    anthropic: boolean,
   ): void {
     const after = fault.type === 'drop' || fault.type === 'stream_error' ? (fault.afterChunks ?? 2) : fault.type === 'hang' ? fault.afterChunks : undefined;
-    if (after !== undefined) for (const c of chunks.slice(0, after)) res.write(`data: ${JSON.stringify(c)}\n\n`);
+    if (after !== undefined) for (const frame of frames.slice(0, after)) res.write(frame);
     if (fault.type === 'stream_error' || fault.type === 'drop') releaseFirstTurn();
     if (fault.type === 'stream_error') {
       record.outcome = 'error';
-      res.end(`data: ${JSON.stringify({ error: { message: 'Server overloaded, please retry (scripted fault)', type: 'server_error' } })}\n\n`);
+      const message = 'Server overloaded, please retry (scripted fault)';
+      res.end(anthropic ? anthropicFrame('error', { error: { type: 'overloaded_error', message } }) : `data: ${JSON.stringify({ error: { message, type: 'server_error' } })}\n\n`);
     }
     if (fault.type === 'drop') {
       record.outcome = 'dropped';

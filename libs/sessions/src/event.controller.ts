@@ -5,8 +5,7 @@ import { AppConfig } from '@h/config';
 import { EventRepository } from '@h/db';
 import { AppException, parseQueryInteger, SESSION_COOKIE } from '@h/http';
 import { Access, bearerFrom, CurrentPrincipal, type Principal } from '@h/identity';
-import { LiveAccessService } from './realtime/live-access.service';
-import { SessionStreamHub } from './realtime/session-stream.hub';
+import { SseStreamService } from './realtime/sse-stream.service';
 import { sseSink } from './realtime/stream-sinks';
 import { EventPageDto, EventsQueryDto, StreamQueryDto } from './session.dto';
 
@@ -15,9 +14,8 @@ import { EventPageDto, EventsQueryDto, StreamQueryDto } from './session.dto';
 export class EventController {
   constructor(
     private readonly events: EventRepository,
-    private readonly hub: SessionStreamHub,
+    private readonly sse: SseStreamService,
     private readonly config: AppConfig,
-    private readonly live: LiveAccessService,
   ) {}
 
   @Get()
@@ -44,7 +42,13 @@ export class EventController {
   @ApiOkResponse({
     description:
       'An endless text/event-stream; data lines are event envelopes. A client that falls more than STREAM_CLIENT_BUFFER_BYTES behind gets `event: stream_error` (SLOW_CONSUMER) and is disconnected; it resumes with Last-Event-ID.',
-    schema: { type: 'string' },
+    schema: {
+      type: 'string',
+      example:
+        'retry: 2000\n\n' +
+        'id: 12\ndata: {"sessionId":"7d3f6c2a-5b1e-4c8a-9f0d-2e6b8a4c1d90","seq":12,"runId":"0b6e2f4c-8d1a-4e3b-9c5f-7a2d6e8b1c43","ts":"2026-12-01T09:30:00.000Z","type":"tool.end","data":{"toolCallId":"call_0_7f3a","name":"run_command","result":"24 passed","isError":false,"durationMs":1840}}\n\n' +
+        'event: delta\ndata: {"sessionId":"7d3f6c2a-5b1e-4c8a-9f0d-2e6b8a4c1d90","runId":"0b6e2f4c-8d1a-4e3b-9c5f-7a2d6e8b1c43","afterSeq":12,"ts":"2026-12-01T09:30:01.000Z","type":"text.delta","data":{"delta":"All tests"}}\n\n',
+    },
   })
   @ApiTooManyRequestsResponse({ description: 'TOO_MANY_STREAMS: the caller already holds STREAMS_PER_PRINCIPAL live streams' })
   async streamEvents(
@@ -61,38 +65,13 @@ export class EventController {
       if (seq === null || seq < 0) throw AppException.badRequest('BAD_LAST_EVENT_ID', 'Last-Event-ID must be an event seq');
       after = seq;
     }
-    // Before the response starts, so a refusal is a plain 429 JSON error.
-    const lease = this.hub.reserve(principal);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
+    await this.sse.serve(req, res, {
+      sessionId: id,
+      after,
+      principal,
+      credentials: { bearer: bearerFrom(req.headers.authorization), sessionToken: req.cookies?.[SESSION_COOKIE] },
+      sink: (r, ended) => sseSink(r, { failed: ended }),
+      preamble: 'retry: 2000\n\n',
     });
-    res.write('retry: 2000\n\n');
-    let closed = false;
-    const stream = this.hub.open(id, after, sseSink(res, { failed: () => res.end() }), lease);
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      clearInterval(heartbeat);
-      stream.close();
-    };
-    req.on('close', close);
-    res.on('close', close);
-    // Each heartbeat also re-checks the caller: a logout, a revoked token or leaving the team ends
-    // the stream (an EventSource that reconnects then gets the 401/404 itself).
-    const credentials = { bearer: bearerFrom(req.headers.authorization), sessionToken: req.cookies?.[SESSION_COOKIE] };
-    const heartbeat = setInterval(() => {
-      void this.live.verdict(credentials, id).then((v) => {
-        if (closed) return;
-        if (v.ok === false) {
-          close();
-          res.end();
-        } else if (!res.writableNeedDrain) res.write(`: heartbeat\n\n`);
-      });
-    }, this.config.env.SSE_HEARTBEAT_MS);
-    // The replay; a client that leaves during it closes the stream, which ends it.
-    await stream.start();
   }
 }

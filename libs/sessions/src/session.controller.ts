@@ -19,7 +19,7 @@ export class SessionController {
   }
 
   @Post('workspaces/:id/sessions')
-  @Access('workspace', 'id', 'member')
+  @Access('workspace', 'id', 'member', { scope: 'run' })
   @ApiCreatedResponse({ type: SessionDto })
   createSession(
     @CurrentPrincipal() principal: Principal,

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@h/config';
 import { ACTIVE_RUN_STATUSES } from '@h/contracts';
 import { AgentSessionRecord, AgentSessionRepository, RunRepository } from '@h/db';
 import { AppException } from '@h/http';
-import { registerConfiguredModels, unknownModelReason } from '@h/llm';
 import { AccessGrant, AuditService, Principal } from '@h/identity';
+import { SessionFactory } from '@h/runs';
 import type { CreateSessionDto, SessionDto, SessionListDto, SessionStateDto, UpdateSessionDto } from './session.dto';
 
 export function toSessionDto(s: AgentSessionRecord, latestRun: SessionDto['latestRun'] = null): SessionDto {
@@ -17,37 +16,12 @@ export class SessionService {
   constructor(
     private readonly sessions: AgentSessionRepository,
     private readonly runs: RunRepository,
-    private readonly config: AppConfig,
+    private readonly factory: SessionFactory,
     private readonly audit: AuditService,
-  ) {
-    registerConfiguredModels(config.env.MODEL_CATALOG);
-  }
-
-  /** 400 for a model outside the catalog or a step limit above the instance's. */
-  private checkRunSettings(body: { model?: string; maxSteps?: number }): void {
-    const unknown = body.model === undefined ? null : unknownModelReason(body.model);
-    if (unknown) throw AppException.badRequest('UNKNOWN_MODEL', unknown);
-    const limit = this.config.env.AGENT_MAX_STEPS_LIMIT;
-    if (body.maxSteps !== undefined && body.maxSteps > limit) {
-      throw AppException.badRequest('STEP_LIMIT_TOO_HIGH', `maxSteps may be at most ${limit} on this instance (AGENT_MAX_STEPS_LIMIT).`);
-    }
-  }
+  ) {}
 
   async create(principal: Principal, access: AccessGrant, workspaceId: string, body: CreateSessionDto, ip: string | null = null): Promise<SessionDto> {
-    this.checkRunSettings(body);
-    const session = await this.sessions.create({
-      teamId: access.teamId,
-      workspaceId,
-      createdById: principal.userId,
-      // Empty until the first message names it (see titleFromMessage).
-      title: body.title?.trim() ?? '',
-      model: body.model ?? this.config.env.DEFAULT_MODEL,
-      thinking: body.thinking ?? false,
-      permissionMode: body.permissionMode ?? 'approve',
-      maxSteps: body.maxSteps ?? null,
-    });
-    await this.audit.byPrincipal(principal, { action: 'session.create', teamId: access.teamId, targetType: 'session', targetId: session.id, ip });
-    return toSessionDto(session);
+    return toSessionDto((await this.factory.create(principal, access, workspaceId, body, ip)).session);
   }
 
   async list(workspaceId: string): Promise<SessionListDto> {
@@ -63,12 +37,25 @@ export class SessionService {
   }
 
   async update(principal: Principal, access: AccessGrant, id: string, body: UpdateSessionDto, ip: string | null = null): Promise<SessionDto> {
-    this.checkRunSettings(body);
+    this.factory.checkRunSettings(body);
+    let providerId: string | null | undefined;
+    let model: string | undefined;
+    if (body.stepMode && (await this.load(id)).engine !== 'h') {
+      throw AppException.badRequest('VALIDATION_FAILED', 'stepMode needs engine h: Claude Code runs its own loop.');
+    }
+    if (body.model !== undefined || body.providerId !== undefined) {
+      // Provider and model are checked as a pair: a new provider with the current model, or a new model on the current provider.
+      const current = await this.load(id);
+      providerId = body.providerId === undefined ? current.providerId : body.providerId;
+      model = await this.factory.model(access.teamId, current.engine, providerId, body.model ?? (body.providerId === undefined ? current.model : undefined));
+    }
     const session = await this.sessions.update(id, {
       title: body.title?.trim(),
-      model: body.model,
+      providerId,
+      model,
       thinking: body.thinking,
       permissionMode: body.permissionMode,
+      stepMode: body.stepMode,
       maxSteps: body.maxSteps,
     });
     if (body.permissionMode) {

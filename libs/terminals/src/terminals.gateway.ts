@@ -16,7 +16,7 @@ import {
 import { AppConfig } from '@h/config';
 import { AppException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
-import { answerSocketMessage, lostWorkspaces } from '@h/sessions';
+import { answerSocketMessage, SocketWorkspaces, socketPrincipal } from '@h/sessions';
 import { TerminalsHub } from './terminals.hub';
 
 const uuid = z.string().uuid();
@@ -33,14 +33,22 @@ const schemas = {
 };
 /** How long a socket's right to type into a workspace is trusted before it is checked again. */
 const WRITE_CHECK_TTL_MS = 5000;
+/**
+ * A keystroke arriving with less than this left on the verdict renews it in the background, so
+ * someone typing steadily never waits for the session and role lookups (they used to cost one
+ * keystroke in every WRITE_CHECK_TTL_MS a database round trip: the echo's p99). A verdict is still
+ * never trusted beyond WRITE_CHECK_TTL_MS: losing the role or the session stops typing as before.
+ */
+const WRITE_RENEW_BEFORE_MS = WRITE_CHECK_TTL_MS / 2;
 
 interface TerminalSocketState {
   workspaces: Set<string>;
   /** workspaceId -> until when typing was last allowed (a keystroke is not a database query). */
   writable: Map<string, number>;
+  /** Workspaces whose verdict is being renewed in the background (one renewal at a time). */
+  renewing: Set<string>;
   /** Keystrokes and resizes of this socket, handled one after another so they reach the PTY in order. */
   typing: Promise<unknown>;
-  recheck?: NodeJS.Timeout;
 }
 
 // Shared terminals on the one Socket.IO server (/api/socket.io), authorised like live files with the
@@ -50,29 +58,38 @@ interface TerminalSocketState {
 @WebSocketGateway({ path: '/api/socket.io', serveClient: false })
 export class TerminalsGateway implements OnGatewayDisconnect, OnModuleDestroy {
   private readonly logger = new Logger(TerminalsGateway.name);
-  private readonly rechecks = new Set<NodeJS.Timeout>();
+  private readonly sockets: SocketWorkspaces<TerminalSocketState>;
 
   constructor(
     private readonly auth: AuthService,
     private readonly access: AccessService,
     private readonly hub: TerminalsHub,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    // Ends the watching of each workspace its caller may no longer read. Typing verdicts expire by
+    // themselves within WRITE_CHECK_TTL_MS (a demotion to viewer ends typing then); clearing them
+    // all on every recheck would make everyone's next keystroke wait for the database.
+    this.sockets = new SocketWorkspaces<TerminalSocketState>({
+      key: 'terminals',
+      everyMs: () => config.env.SSE_HEARTBEAT_MS,
+      deps: { auth, access },
+      create: () => ({ workspaces: new Set(), writable: new Map(), renewing: new Set(), typing: Promise.resolve() }),
+      onLost: (socket, state, workspaceId, error) => {
+        state.writable.delete(workspaceId);
+        state.workspaces.delete(workspaceId);
+        this.hub.leave(workspaceId, socket.id);
+        const send: TerminalsServerToClientEvents['terminal.error'] = (e) => socket.emit('terminal.error', e);
+        send({ workspaceId, error });
+      },
+    });
+  }
 
   handleDisconnect(socket: Socket): void {
-    const state = socket.data.terminals as TerminalSocketState | undefined;
-    if (!state) return;
-    if (state.recheck) {
-      clearInterval(state.recheck);
-      this.rechecks.delete(state.recheck);
-    }
-    for (const id of state.workspaces) this.hub.leave(id, socket.id);
-    state.workspaces.clear();
+    this.sockets.end(socket, (id) => this.hub.leave(id, socket.id));
   }
 
   onModuleDestroy(): void {
-    for (const t of this.rechecks) clearInterval(t);
-    this.rechecks.clear();
+    this.sockets.stopAll();
   }
 
   @SubscribeMessage('terminal.list')
@@ -166,12 +183,33 @@ export class TerminalsGateway implements OnGatewayDisconnect, OnModuleDestroy {
     });
   }
 
-  /** Members and up type and resize; the verdict is kept for WRITE_CHECK_TTL_MS. */
+  /** Members and up type and resize; the verdict is kept for WRITE_CHECK_TTL_MS and renewed ahead. */
   private async mayWrite(socket: Socket, principal: Principal, workspaceId: string): Promise<void> {
     const state = this.state(socket);
-    if ((state.writable.get(workspaceId) ?? 0) > Date.now()) return;
+    const left = (state.writable.get(workspaceId) ?? 0) - Date.now();
+    if (left > 0) {
+      if (left < WRITE_RENEW_BEFORE_MS) this.renewWrite(socket, state, workspaceId);
+      return;
+    }
     await this.access.check(principal, 'workspace', workspaceId, 'member');
     state.writable.set(workspaceId, Date.now() + WRITE_CHECK_TTL_MS);
+  }
+
+  /** Re-authenticates the socket's credentials and re-checks the role, off the keystroke's path. */
+  private renewWrite(socket: Socket, state: TerminalSocketState, workspaceId: string): void {
+    if (state.renewing.has(workspaceId)) return;
+    state.renewing.add(workspaceId);
+    const started = Date.now();
+    void (async () => {
+      const who = await socketPrincipal(socket);
+      const principal = who && (await this.auth.authenticate(who.credentials));
+      if (!principal) throw new AppException(401, 'UNAUTHENTICATED', 'The session or API token behind this socket has ended.');
+      await this.access.check(principal, 'workspace', workspaceId, 'member');
+      // Valid from when the check started: a verdict never outlives its evidence by more than the TTL.
+      state.writable.set(workspaceId, started + WRITE_CHECK_TTL_MS);
+    })()
+      .catch(() => state.writable.delete(workspaceId))
+      .finally(() => state.renewing.delete(workspaceId));
   }
 
   private async joined<T>(socket: Socket, workspaceId: string, work: () => Promise<T>): Promise<T> {
@@ -193,34 +231,13 @@ export class TerminalsGateway implements OnGatewayDisconnect, OnModuleDestroy {
   }
 
   private state(socket: Socket): TerminalSocketState {
-    let state = socket.data.terminals as TerminalSocketState | undefined;
-    if (!state) {
-      state = { workspaces: new Set(), writable: new Map(), typing: Promise.resolve() };
-      state.recheck = setInterval(() => void this.recheck(socket), this.config.env.SSE_HEARTBEAT_MS);
-      state.recheck.unref();
-      this.rechecks.add(state.recheck);
-      socket.data.terminals = state;
-    }
-    return state;
-  }
-
-  /** Ends the watching of each workspace its caller may no longer read. */
-  private async recheck(socket: Socket): Promise<void> {
-    const state = socket.data.terminals as TerminalSocketState | undefined;
-    if (!state) return;
-    state.writable.clear();
-    for (const { workspaceId, error } of await lostWorkspaces(socket, [...state.workspaces], { auth: this.auth, access: this.access })) {
-      state.workspaces.delete(workspaceId);
-      this.hub.leave(workspaceId, socket.id);
-      const send: TerminalsServerToClientEvents['terminal.error'] = (e) => socket.emit('terminal.error', e);
-      send({ workspaceId, error });
-    }
+    return this.sockets.of(socket);
   }
 
   /** @param typing keystrokes and resizes: a socket allowed to type within WRITE_CHECK_TTL_MS skips the session lookup */
   private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>, typing = false): Promise<Ack<T>> {
     const workspaceId = typing && body && typeof body === 'object' ? (body as { workspaceId?: unknown }).workspaceId : undefined;
-    const trusted = typeof workspaceId === 'string' && ((socket.data.terminals as TerminalSocketState | undefined)?.writable.get(workspaceId) ?? 0) > Date.now();
+    const trusted = typeof workspaceId === 'string' && (this.sockets.get(socket)?.writable.get(workspaceId) ?? 0) > Date.now();
     return answerSocketMessage(socket, body, { auth: this.auth, logger: this.logger, what: 'terminal', trusted }, work);
   }
 }

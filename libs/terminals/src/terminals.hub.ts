@@ -1,13 +1,16 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Socket } from 'socket.io';
-import type { ErrorBody, ServerToClientEvents, TerminalAttached, TerminalChange, TerminalInfo } from '@h/contracts';
+import { type ErrorBody, type ServerToClientEvents, type TerminalAttached, type TerminalChange, type TerminalInfo } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { FileSandboxService } from '@h/files';
 import { errorBody } from '@h/http';
 import type { SandboxClient, SandboxTerminal } from '@h/sandbox';
-import type { PtyChangedNotification, PtyInfo } from '@h/sandbox-protocol';
+import type { PtyChangedNotification } from '@h/sandbox-protocol';
 import { socketBufferedBytes } from '@h/sessions';
 import { OutputRing } from './output-ring';
+import { TerminalHistory } from './terminal-history';
+import { TerminalPreviews } from './terminal-previews';
+import { terminalInfo } from './terminal-info';
 import { fromTerminalError, terminalNotFound } from './terminals.exception';
 
 /** Output kept per terminal for reattaching clients: as much as sandboxd's own scrollback. */
@@ -21,37 +24,35 @@ interface Term {
   tracking: Promise<void> | null;
   /** Sockets of this process that get the output. */
   sockets: Map<string, Socket>;
+  /** Servers this terminal's output announced (terminal-previews.ts). */
+  previews: TerminalPreviews;
 }
 
 interface Ws {
   workspaceId: string;
   client: SandboxClient;
   terms: Map<string, Term>;
+  /**
+   * PTYs sandboxd reported closed. A `pty.list` answered just before the close (a refresh for an
+   * attach or open in flight) still names the PTY; without this it would come back as live and
+   * be announced to every IDE. PTY ids are never reused.
+   */
+  closed: Set<string>;
   /** Sockets of this process that watch the workspace's terminals (list, open or attach). */
   sockets: Map<string, Socket>;
   release: () => void;
   /** Released (no sockets left, or the connection dropped): the next caller connects afresh. */
   dead: boolean;
+  /**
+   * Changes of this workspace's terminals, handled one at a time in the order sandboxd sent them:
+   * each handler awaits (a refresh, the history in Redis) before it announces, and a list computed
+   * for an earlier change must never reach the IDEs after a later one's.
+   */
+  queue: Promise<void>;
 }
 
 type Emit = <E extends keyof ServerToClientEvents>(socket: Socket, event: E, ...args: Parameters<ServerToClientEvents[E]>) => void;
 const emit: Emit = (socket, event, ...args) => void socket.emit(event, ...args);
-
-export function terminalInfo(workspaceId: string, p: PtyInfo): TerminalInfo {
-  const m = p.meta ?? {};
-  return {
-    id: p.ptyId,
-    workspaceId,
-    title: m.title ?? (m.command ? m.command : 'Terminal'),
-    openedBy: m.openedBy ?? null,
-    agent: m.agent === true,
-    sessionId: m.sessionId ?? null,
-    command: m.command ?? null,
-    cols: p.cols,
-    rows: p.rows,
-    createdAt: new Date(p.createdAt ?? Date.now()).toISOString(),
-  };
-}
 
 /**
  * The terminals of this api process: one sandbox connection per workspace (the file API's, through
@@ -64,23 +65,36 @@ export function terminalInfo(workspaceId: string, p: PtyInfo): TerminalInfo {
  * re-attaches from where it stopped.
  */
 @Injectable()
-export class TerminalsHub implements OnModuleDestroy {
+export class TerminalsHub implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(TerminalsHub.name);
   private readonly workspaces = new Map<string, Promise<Ws>>();
+  private stopDismissed: (() => void) | null = null;
 
   constructor(
     private readonly sandbox: FileSandboxService,
     private readonly config: AppConfig,
+    private readonly history: TerminalHistory,
   ) {}
+
+  async onModuleInit(): Promise<void> {
+    // An ended terminal dismissed through any api process leaves every IDE's list. A live one
+    // being closed is dismissed first too (so its end is not kept), but it leaves the list when
+    // sandboxd reports it closed: announced now, the list would still name it as live.
+    this.stopDismissed = await this.history.onDismissed(({ workspaceId, terminalId }) => {
+      void this.peek(workspaceId)?.then((ws) =>
+        ws && !ws.dead ? this.serial(ws, async () => (ws.terms.has(terminalId) ? undefined : this.announce(ws, terminalId, 'closed'))) : undefined,
+      );
+    });
+  }
 
   get max(): number {
     return this.config.env.TERMINALS_PER_WORKSPACE_MAX;
   }
 
-  /** The workspace's terminals; the socket hears of changes from now on. */
+  /** The workspace's terminals, ended ones with saved history after the live; the socket hears of changes from now on. */
   async list(workspaceId: string, socket: Socket): Promise<TerminalInfo[]> {
     const ws = await this.watch(workspaceId, socket);
-    return this.infos(ws);
+    return this.withEnded(ws);
   }
 
   async open(workspaceId: string, socket: Socket, req: { cols: number; rows: number; cwd?: string; openedBy: string }): Promise<TerminalAttached> {
@@ -111,13 +125,18 @@ export class TerminalsHub implements OnModuleDestroy {
       await this.refresh(ws);
       t = ws.terms.get(terminalId);
     }
-    if (!t) throw terminalNotFound();
+    if (!t) {
+      // Its process is gone: its saved output, read-only, when the server kept it.
+      const ended = await this.history.attachEnded(workspaceId, terminalId);
+      if (ended) return ended;
+      throw terminalNotFound();
+    }
     await this.track(ws, t);
     if (ws.terms.get(terminalId) !== t) throw terminalNotFound(); // ended meanwhile
     // Snapshot and subscription in one synchronous step: nothing between them is lost or sent twice.
     const rest = after === undefined ? null : t.ring.since(after);
     t.sockets.set(socket.id, socket);
-    return { terminal: t.info, data: rest ?? t.ring.text, reset: rest === null, end: t.ring.end };
+    return { terminal: t.info, data: rest ?? t.ring.text, reset: rest === null, end: t.ring.end, ...(t.previews.urls.length ? { previews: [...t.previews.urls] } : {}) };
   }
 
   detach(workspaceId: string, terminalId: string, socketId: string): void {
@@ -149,9 +168,15 @@ export class TerminalsHub implements OnModuleDestroy {
     return t.info;
   }
 
+  /** Closes a live terminal, or dismisses an ended one (its saved history goes); either way for good. */
   async close(workspaceId: string, terminalId: string): Promise<void> {
     const ws = await this.state(workspaceId);
-    await this.known(ws, terminalId);
+    const live = await this.known(ws, terminalId).catch(async (err: unknown) => {
+      if (!(await this.history.dismiss(workspaceId, terminalId))) throw err;
+      return null;
+    });
+    if (!live) return; // every process announces it (onDismissed)
+    await this.history.dismiss(workspaceId, terminalId);
     await ws.client.call('pty.close', { ptyId: terminalId }).catch((err) => {
       throw fromTerminalError(err, this.max);
     });
@@ -168,6 +193,7 @@ export class TerminalsHub implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.stopDismissed?.();
     for (const p of this.workspaces.values()) void p.then((ws) => ws.release()).catch(() => undefined);
     this.workspaces.clear();
   }
@@ -202,8 +228,8 @@ export class TerminalsHub implements OnModuleDestroy {
 
   private async connect(workspaceId: string): Promise<Ws> {
     const client = await this.sandbox.client(workspaceId);
-    const ws: Ws = { workspaceId, client, terms: new Map(), sockets: new Map(), release: () => undefined, dead: false };
-    const onChanged = (n: PtyChangedNotification) => void this.changed(ws, n);
+    const ws: Ws = { workspaceId, client, terms: new Map(), closed: new Set(), sockets: new Map(), release: () => undefined, dead: false, queue: Promise.resolve() };
+    const onChanged = (n: PtyChangedNotification) => void this.serial(ws, () => this.changed(ws, n));
     const onClose = () => this.lost(ws);
     client.on('pty.changed', onChanged);
     client.once('close', onClose);
@@ -220,8 +246,23 @@ export class TerminalsHub implements OnModuleDestroy {
     return ws;
   }
 
+  private serial(ws: Ws, fn: () => Promise<void>): Promise<void> {
+    ws.queue = ws.queue.then(fn).catch((err: unknown) => this.logger.warn({ err, workspaceId: ws.workspaceId }, 'terminal change not handled'));
+    return ws.queue;
+  }
+
   private infos(ws: Ws): TerminalInfo[] {
     return [...ws.terms.values()].map((t) => t.info).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** The live terminals, then the ended ones whose history is kept (oldest first). */
+  private async withEnded(ws: Ws): Promise<TerminalInfo[]> {
+    const ended = await this.history.endedBeside(
+      ws.workspaceId,
+      (id) => ws.terms.has(id),
+      () => this.refresh(ws).catch(() => undefined),
+    );
+    return [...this.infos(ws), ...ended.sort((a, b) => a.createdAt.localeCompare(b.createdAt))];
   }
 
   /** Re-reads the PTY list from sandboxd (the one source: any process may have opened one). */
@@ -229,14 +270,27 @@ export class TerminalsHub implements OnModuleDestroy {
     const list = await ws.client.call('pty.list', {});
     const seen = new Set<string>();
     for (const p of Array.isArray(list) ? list : []) {
-      if (typeof p?.ptyId !== 'string') continue;
+      if (typeof p?.ptyId !== 'string' || ws.closed.has(p.ptyId)) continue;
       seen.add(p.ptyId);
       const info = terminalInfo(ws.workspaceId, p);
       const t = ws.terms.get(p.ptyId);
       if (t) t.info = info;
-      else ws.terms.set(p.ptyId, { info, ring: new OutputRing(TERMINAL_SCROLLBACK_CHARS), terminal: null, tracking: null, sockets: new Map() });
+      else ws.terms.set(p.ptyId, this.term(ws, info));
     }
     for (const id of [...ws.terms.keys()]) if (!seen.has(id)) this.forget(ws, id);
+  }
+
+  private term(ws: Ws, info: TerminalInfo): Term {
+    const previews = new TerminalPreviews(
+      async (command, timeoutMs) => (await ws.client.call('exec.run', { command, timeoutMs, maxOutputBytes: 4096 })).stdout,
+      () => !ws.dead && ws.terms.get(info.id) === t,
+      (url) => {
+        for (const socket of ws.sockets.values()) emit(socket, 'terminal.preview', { workspaceId: ws.workspaceId, terminalId: info.id, url });
+      },
+      (err) => this.logger.debug({ err, workspaceId: ws.workspaceId }, 'preview check failed'),
+    );
+    const t: Term = { info, ring: new OutputRing(TERMINAL_SCROLLBACK_CHARS), terminal: null, tracking: null, sockets: new Map(), previews };
+    return t;
   }
 
   private async known(ws: Ws, terminalId: string): Promise<Term> {
@@ -261,6 +315,9 @@ export class TerminalsHub implements OnModuleDestroy {
         if (terminal && t.terminal !== terminal) this.listen(ws, t, terminal);
         const { scrollback, end } = await pending;
         t.ring.merge(scrollback, end);
+        this.history.write(t.info, t.ring.text, t.ring.end);
+        // What was printed before this process attached (a server started before an api restart).
+        t.previews.scan(scrollback);
       } catch (err) {
         throw fromTerminalError(err, this.max);
       } finally {
@@ -275,7 +332,11 @@ export class TerminalsHub implements OnModuleDestroy {
     terminal.on('data', (data, end) => {
       if (ws.terms.get(t.info.id) !== t) return;
       const fresh = t.ring.append(data, end);
-      if (fresh) this.fanOut(ws, t, fresh);
+      if (fresh) {
+        this.history.write(t.info, fresh, t.ring.end);
+        this.fanOut(ws, t, fresh);
+        t.previews.scan(fresh);
+      }
     });
   }
 
@@ -302,17 +363,16 @@ export class TerminalsHub implements OnModuleDestroy {
 
   private async changed(ws: Ws, n: PtyChangedNotification): Promise<void> {
     if (n.change === 'closed') {
-      const had = ws.terms.has(n.ptyId);
+      ws.closed.add(n.ptyId);
+      const t = ws.terms.get(n.ptyId);
       this.forget(ws, n.ptyId);
-      for (const socket of ws.sockets.values()) {
-        emit(socket, 'terminal.exit', {
-          workspaceId: ws.workspaceId,
-          terminalId: n.ptyId,
-          exitCode: typeof n.exitCode === 'number' ? n.exitCode : null,
-          signal: typeof n.signal === 'number' ? n.signal : null,
-        });
-      }
-      if (had) this.announce(ws, n.ptyId, 'closed');
+      const exitCode = typeof n.exitCode === 'number' ? n.exitCode : null;
+      const signal = typeof n.signal === 'number' ? n.signal : null;
+      for (const socket of ws.sockets.values()) emit(socket, 'terminal.exit', { workspaceId: ws.workspaceId, terminalId: n.ptyId, exitCode, signal });
+      if (!t) return;
+      // Kept as ended with its output (a dismissed one excepted), then everyone hears the new list.
+      await this.history.ended(t.info, exitCode, signal);
+      await this.announce(ws, n.ptyId, 'closed');
       return;
     }
     try {
@@ -321,11 +381,11 @@ export class TerminalsHub implements OnModuleDestroy {
       this.logger.warn({ err, workspaceId: ws.workspaceId }, 'could not list terminals after one opened');
       return;
     }
-    if (ws.terms.has(n.ptyId)) this.announce(ws, n.ptyId, n.change === 'renamed' ? 'renamed' : 'opened');
+    if (ws.terms.has(n.ptyId)) await this.announce(ws, n.ptyId, n.change === 'renamed' ? 'renamed' : 'opened');
   }
 
-  private announce(ws: Ws, terminalId: string, change: TerminalChange): void {
-    const terminals = this.infos(ws);
+  private async announce(ws: Ws, terminalId: string, change: TerminalChange): Promise<void> {
+    const terminals = await this.withEnded(ws);
     for (const socket of ws.sockets.values()) emit(socket, 'terminal.changed', { workspaceId: ws.workspaceId, terminalId, change, terminals });
   }
 

@@ -3,6 +3,7 @@ import { FilesModule } from '@h/files';
 import { IdentityModule } from '@h/identity';
 import { TerminalsGateway } from './terminals.gateway';
 import { TerminalsHub } from './terminals.hub';
+import { TerminalHistory } from './terminal-history';
 
 /**
  * Shared terminals in the api process: the Socket.IO side (`terminal.*`) over the workspace's
@@ -10,6 +11,6 @@ import { TerminalsHub } from './terminals.hub';
  */
 @Module({
   imports: [IdentityModule, FilesModule],
-  providers: [TerminalsHub, TerminalsGateway],
+  providers: [TerminalsHub, TerminalsGateway, TerminalHistory],
 })
 export class TerminalsModule {}

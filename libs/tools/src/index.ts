@@ -10,6 +10,8 @@ export {
   type ToolEvent,
   type ToolResult,
   type ToolSpec,
+  type SessionQueryCaller,
+  type SessionQueryPort,
 } from './tool.types';
 export { ToolRegistry, CORE_TOOLS } from './tool.registry';
 export { capUtf8, DEFAULT_OUTPUT_MAX_BYTES, MemoryOutputStore, type NewOutput, type OutputStore, type StoredOutput, type StoredOutputRef } from './output.store';
@@ -18,6 +20,7 @@ export { isSecretPath } from './secret-paths';
 export { longRunningReason } from './command-policy';
 export { validateSummary, parseSections, SUMMARY_SECTIONS, TODO_SECTION } from './summary-validator';
 export { detectBuildCheck, type BuildCheck } from './build-check';
+export { formatProblems, lspProblems, LSP_PROBLEMS_WAIT_MS, sanitizeFileDiagnostics, type LspProblemsSource } from './lsp-problems';
 export { p, params, type Param, type Params } from './tool-params';
 export { processAlive, waitForCondition } from './testing/process-helpers';
 export {
@@ -30,4 +33,11 @@ export {
   type FileChangeCaptureOptions,
 } from './file-changes/file-change-capture';
 export type { AgentTerminal, RunningTerminal, TerminalHost } from './terminal-host';
-export { detectLoopbackUrls, keyLines } from './terminal-watch';
+export { detectLoopbackUrls, keyLines, servesHtml, type SandboxProbe } from './terminal-watch';
+export { DELEGATE_TOOLS, delegateTaskTool, delegateParallelTool, delegationRequests, formatOutcome, type DelegationRequest } from './tools/delegate.tools';
+export type { BrowserHost } from './browser-host';
+export type { ToolImage } from './tool.types';
+export { BROWSER_AGENT_TOOLS } from './tools/browser/browser.tools';
+export type { MemoryPort, RecalledMemory, RememberOutcome, RememberRequest } from './memory-port';
+export { MEMORY_TOOLS, rememberTool, recallTool, forgetTool } from './tools/memory.tools';
+export { SESSION_QUERY_TOOLS } from './tools/session-query.tools';

@@ -63,3 +63,29 @@ export function keyLines(output: string): { text: string; totalLines: number; di
   const d = distillOutput(output, { maxLines: KEY_LINES_MAX, maxChars: KEY_CHARS_MAX, tailLines: 3, verbatimMaxLines: KEY_LINES_MAX });
   return d;
 }
+
+const HEAD_TIMEOUT_S = 3;
+const HEAD_ATTEMPTS = 3;
+
+/** How to run a command in the workspace's sandbox: its stdout, or null when it could not run. */
+export interface SandboxProbe {
+  exec(command: string, timeoutMs: number): Promise<string | null>;
+  aborted?(): boolean;
+}
+
+/**
+ * Whether a loopback URL serves a web page, asked inside the sandbox (`curl -sI` via exec): the
+ * host never sends traffic to a container address. 0.0.0.0 is asked as 127.0.0.1. A server that
+ * printed its URL a moment before it listens gets HEAD_ATTEMPTS tries.
+ */
+export async function servesHtml(url: string, probe: SandboxProbe): Promise<boolean> {
+  // The URL pattern admits no quote or blank, so single quotes keep it one word.
+  const target = url.replace('://0.0.0.0', '://127.0.0.1');
+  for (let attempt = 0; attempt < HEAD_ATTEMPTS && !probe.aborted?.(); attempt++) {
+    const out = await probe.exec(`curl -sI -m ${HEAD_TIMEOUT_S} -o /dev/null -w '%{http_code} %{content_type}' '${target}'`, (HEAD_TIMEOUT_S + 2) * 1000).catch(() => null);
+    const [code, type = ''] = (out ?? '').trim().split(' ');
+    if (code && code !== '000') return /^text\/html\b/i.test(type);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return false;
+}

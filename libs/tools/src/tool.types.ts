@@ -1,7 +1,9 @@
-import type { AgentTodo, Workspace } from '@h/contracts';
+import type { AgentTodo, DelegationOutcome, Workspace } from '@h/contracts';
 import type { z } from 'zod';
+import type { MemoryPort } from './memory-port';
 import type { FileChangeCapture, FileChangeCaptureOptions } from './file-changes/file-change-capture';
 import type { OutputStore, StoredOutputRef } from './output.store';
+import type { BrowserHost } from './browser-host';
 import type { TerminalHost } from './terminal-host';
 
 /** Events a tool may add to the run's log while it runs (validated on append like every event). */
@@ -45,6 +47,10 @@ export interface ToolContext {
   diagnostics?: () => Promise<ProblemReport | null>;
   /** Shared terminals in the workspace (run_in_terminal, kill_terminal); absent where there are none. */
   terminals?: TerminalHost;
+  /** The sandbox's browser (the browser tools); absent where there is none. */
+  browser?: BrowserHost;
+  /** The run's persistent memory (remember, recall, forget); absent where nothing stores it. */
+  memory?: MemoryPort;
   /** Appends an event to the run's log (e.g. a detected preview URL). */
   emit?: (event: ToolEvent) => Promise<void>;
   /**
@@ -54,6 +60,35 @@ export interface ToolContext {
   offered?: ReadonlySet<string>;
   /** Set when the caller records file changes for review: the write tools then capture before/after. */
   changes?: FileChangeCaptureOptions;
+  /**
+   * The sub-agents a call delegated to (the worker starts them before the call runs, see
+   * delegate-task.tool.ts): their outcomes once all ended, null when the call started none.
+   */
+  delegation?: { outcomes(callId: string): Promise<DelegationOutcome[] | null> };
+  /** Who is calling, for tools that look at the session log (the session-query tools); absent outside a run. */
+  caller?: SessionQueryCaller;
+  /** The session-query tools' port (libs/session-search implements it; the worker injects it). */
+  sessionQueries?: SessionQueryPort;
+}
+
+/** The calling run, as the session-query tools need it: what they may see and what they leave out. */
+export interface SessionQueryCaller {
+  workspaceId: string;
+  sessionId: string;
+  runId: string;
+}
+
+/**
+ * Session search over the event log (seed dsh: session_search, session_event_search, session_trace,
+ * session_event_trace, session_event_read). Every method answers plain text for the model, scoped to
+ * the caller's workspace; `callId` is the call performing the search (excluded with its step).
+ */
+export interface SessionQueryPort {
+  searchSessions(caller: SessionQueryCaller, query: string, signal: AbortSignal): Promise<string>;
+  searchEvents(caller: SessionQueryCaller & { callId: string | null }, input: { query: string; sessionId: string | null }, signal: AbortSignal): Promise<string>;
+  trace(caller: SessionQueryCaller, sessionId: string, signal: AbortSignal): Promise<string>;
+  eventTrace(caller: SessionQueryCaller, sessionId: string, seq: number, signal: AbortSignal): Promise<string>;
+  readEvent(caller: SessionQueryCaller, sessionId: string, seq: number, signal: AbortSignal): Promise<string>;
 }
 
 /** Whether a tool may be named to the model (a refusal must never point at a tool it lacks). */
@@ -71,6 +106,14 @@ export interface ToolResult {
   output?: StoredOutputRef;
   /** Files the call changed, before/after (only when ToolContext.changes asked for them). */
   changes?: FileChangeCapture[];
+  /** An image the model sees with the result (browser_screenshot), kept in the tool.end event. */
+  image?: ToolImage;
+}
+
+export interface ToolImage {
+  mimeType: 'image/png';
+  /** Base64. */
+  data: string;
 }
 
 export interface AgentTool<I = any> {
@@ -78,6 +121,11 @@ export interface AgentTool<I = any> {
   readonly description: string;
   readonly category: ToolCategory;
   readonly parameters: Record<string, unknown>;
+  /**
+   * A tool's own approval rule (external MCP tools: their server's). `allow` runs it without asking
+   * whatever the category; absent, the category and the session's permission mode decide.
+   */
+  readonly approval?: 'ask' | 'allow';
   readonly input: z.ZodType<I>;
   execute(input: I, ctx: ToolContext): Promise<ToolResult>;
 }

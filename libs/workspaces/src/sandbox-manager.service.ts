@@ -6,6 +6,7 @@ import { EgressService } from '@h/egress';
 import {
   dockerClient,
   DockerSandboxDriver,
+  engineSharesHost,
   ensureSandboxImage,
   LocalSandboxDriver,
   loopDiskUnavailableReason,
@@ -80,10 +81,14 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       });
     }
     const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
+    const docker = dockerClient(env.DOCKER_HOST);
+    let socketDir = this.config.sandboxSocketDir;
+    if (socketDir && this.config.sandboxSocketDirIsDefault && !(await engineSharesHost(docker))) socketDir = undefined;
+    this.logger.log(socketDir ? `sandbox calls go to each daemon's socket under ${socketDir} (the exec relay where there is none)` : 'sandbox calls go through docker exec relays');
     const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(image, env.SANDBOX_RUNTIME) : undefined;
     return new DockerSandboxDriver({
       image,
-      docker: dockerClient(env.DOCKER_HOST),
+      docker,
       namePrefix: env.SANDBOX_NAME_PREFIX,
       poolSize: this.role === 'api' ? 0 : env.SANDBOX_POOL_SIZE,
       idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,
@@ -94,9 +99,13 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       },
       limits: { cpus: env.SANDBOX_CPUS, memoryBytes: env.SANDBOX_MEMORY_MB * 1024 * 1024, pids: env.SANDBOX_PIDS },
       egressSocketDir: this.egress.socketDir,
+      // Every sandbox can reach the model gateway's run sockets (libs/claude-code); both roles mount it alike.
+      modelGatewaySocketDir: this.config.modelGatewaySocketDir ?? undefined,
       ...(await this.diskBudget()),
       runtime,
       rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
+      // Tool calls straight to the daemon's socket where the engine is local (exec relay otherwise).
+      hostSocketDir: socketDir,
     });
   }
 

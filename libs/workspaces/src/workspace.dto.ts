@@ -65,7 +65,7 @@ export class CreateWorkspaceDto {
   @Matches(/\S/, { message: 'name must not be blank' })
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
+  @ApiPropertyOptional({ maxLength: 500, example: 'Invoices and payment reminders' })
   @IsOptional()
   @IsString()
   @MaxLength(500)
@@ -80,7 +80,7 @@ export class CreateWorkspaceDto {
 }
 
 export class UpdateWorkspaceDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 80 })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 80, example: 'billing-service' })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -88,13 +88,14 @@ export class UpdateWorkspaceDto {
   @Matches(/\S/, { message: 'name must not be blank' })
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
+  @ApiPropertyOptional({ maxLength: 500, example: 'Invoices and payment reminders' })
   @IsOptional()
   @IsString()
   @MaxLength(500)
   description?: string;
 
   @ApiPropertyOptional({
+    example: false,
     description: 'Let the sandbox reach allowedHosts through the egress proxy (role NETWORK_ENABLE_MIN_ROLE, default admin)',
   })
   @IsOptional()
@@ -119,12 +120,12 @@ export class UpdateWorkspaceDto {
 export class WorkspaceDto implements WorkspaceResponse<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) teamId: string;
-  @ApiProperty() name: string;
-  @ApiProperty() description: string;
+  @ApiProperty({ example: 'billing-service' }) name: string;
+  @ApiProperty({ example: 'Invoices and payment reminders' }) description: string;
   @ApiProperty({ enum: WORKSPACE_STATUSES }) status: WorkspaceStatus;
-  @ApiProperty({ nullable: true, type: String }) statusMessage: string | null;
-  @ApiProperty() networkEnabled: boolean;
-  @ApiProperty({ type: [String] }) allowedHosts: string[];
+  @ApiProperty({ nullable: true, type: String, description: 'Why setup failed, or what it is doing', example: null }) statusMessage: string | null;
+  @ApiProperty({ example: false }) networkEnabled: boolean;
+  @ApiProperty({ type: [String], example: ['registry.example.org'] }) allowedHosts: string[];
   @ApiProperty({ nullable: true, type: Date }) setupAt: Date | null;
   @ApiProperty() createdAt: Date;
   @ApiProperty() updatedAt: Date;
@@ -136,14 +137,14 @@ export class WorkspaceListDto implements ListResponse<WorkspaceDto> {
 
 export class EgressLogEntryDto {
   @ApiProperty({ enum: ['connect', 'http'] }) kind: string;
-  @ApiProperty() host: string;
-  @ApiProperty() port: number;
-  @ApiProperty() allowed: boolean;
-  @ApiProperty({ nullable: true, type: String, description: 'Why the proxy refused (e.g. NOT_ALLOWLISTED, PRIVATE_ADDRESS)' }) reason: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'The address the name resolved to' }) address: string | null;
-  @ApiProperty() bytesIn: number;
-  @ApiProperty() bytesOut: number;
-  @ApiProperty() durationMs: number;
+  @ApiProperty({ example: 'registry.example.org' }) host: string;
+  @ApiProperty({ example: 443 }) port: number;
+  @ApiProperty({ example: true }) allowed: boolean;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the proxy refused (e.g. NOT_ALLOWLISTED, PRIVATE_ADDRESS)', example: null }) reason: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The address the name resolved to', example: '198.51.100.23' }) address: string | null;
+  @ApiProperty({ example: 48213 }) bytesIn: number;
+  @ApiProperty({ example: 1290 }) bytesOut: number;
+  @ApiProperty({ example: 312 }) durationMs: number;
   @ApiProperty() createdAt: Date;
 }
 

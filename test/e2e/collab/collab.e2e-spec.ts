@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
-import { baseUrl, screenshot, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
-import { loadScenario, readWorkspaceFile, seedWorkspaceFiles, signUpToReadyWorkspace } from '../console/console-helpers';
+import { baseUrl, deepSeekKeySection, screenshot, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
+import { csrfHeader, inviteMember, loadScenario, readWorkspaceFile, seedWorkspaceFiles, signUpToReadyWorkspace } from '../console/console-helpers';
 
 // Issue 10, point 9, in two browsers as two people: the owner and a member who joined by
 // invitation see each other in the workspace, follow one run live, and an approval by either
@@ -12,25 +12,6 @@ const MESSAGE = 'The failing test in test/math.test.js needs fixing.';
 
 const people = (page: Page): Locator => page.getByRole('group', { name: 'People in this workspace' }).locator('.presence-avatar');
 const transcriptOf = (page: Page): Locator => page.getByRole('region', { name: 'Transcript' });
-
-async function csrfHeader(page: Page): Promise<Record<string, string>> {
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'h_csrf')?.value;
-  if (!csrf) throw new Error('no h_csrf cookie in the owner\'s browser');
-  return { 'x-csrf-token': csrf };
-}
-
-/** The owner (signed in on `page`) invites a member by link; the member signs up with it in `browser`. */
-async function inviteMember(page: Page, browser: LaunchedBrowser, workspaceId: string, email: string): Promise<string> {
-  const { teamId } = (await (await page.request.get(`/api/v1/workspaces/${workspaceId}`)).json()) as { teamId: string };
-  const invitation = await page.request.post(`/api/v1/teams/${teamId}/members`, { data: { role: 'member' }, headers: await csrfHeader(page) });
-  expect(invitation.status()).toBe(201);
-  const { token } = (await invitation.json()) as { token: string };
-  const signup = await browser.context.request.post('/api/v1/auth/signup', {
-    data: { name: 'Alan Turing', email, password: `collab pass ${email}`, invitationToken: token },
-  });
-  expect(signup.status()).toBe(201);
-  return teamId;
-}
 
 describe('live collaboration', () => {
   let owner: LaunchedBrowser;
@@ -154,7 +135,7 @@ describe('live collaboration', () => {
     await page.waitForURL(`**/workspaces/${workspaceId}/settings`);
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     // The team sections are there: the key is set, the owner is a member, tokens can be made.
-    await page.getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
+    await deepSeekKeySection(page).getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
     await page.getByRole('table', { name: 'Members' }).getByRole('cell', { name: 'Grace Hopper (you)' }).waitFor();
     await page.getByRole('heading', { name: 'API tokens' }).waitFor();
 

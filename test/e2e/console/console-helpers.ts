@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import type { LaunchedBrowser } from '../../support/browser';
+import { deepSeekKeySection } from '../web/web-helpers';
 
 // Steps of the console spec that are about getting a workspace with files in it, not the console.
 
@@ -67,9 +69,9 @@ export async function signUpToReadyWorkspace(
 
   if (providerKey) {
     // Any key: the scripted model server stands in for DeepSeek.
-    await page.getByLabel('API key', { exact: true }).fill(`sk-e2e-${suffix}`);
-    await page.getByRole('button', { name: 'Save key' }).click();
-    await page.getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
+    await deepSeekKeySection(page).getByLabel('API key', { exact: true }).fill(`sk-e2e-${suffix}`);
+    await deepSeekKeySection(page).getByRole('button', { name: 'Save key' }).click();
+    await deepSeekKeySection(page).getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
   }
 
   let inviteLink: string | undefined;
@@ -89,4 +91,23 @@ export async function signUpToReadyWorkspace(
   await page.getByRole('heading', { level: 1, name: workspaceName }).waitFor();
   const workspaceId = new URL(page.url()).pathname.split('/').pop() as string;
   return { workspaceId, workspaceName, inviteLink };
+}
+
+export async function csrfHeader(page: Page): Promise<Record<string, string>> {
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'h_csrf')?.value;
+  if (!csrf) throw new Error('no h_csrf cookie in the owner\'s browser');
+  return { 'x-csrf-token': csrf };
+}
+
+/** The owner (signed in on `page`) invites a member by link; the member signs up with it in `browser`. */
+export async function inviteMember(page: Page, browser: LaunchedBrowser, workspaceId: string, email: string): Promise<string> {
+  const { teamId } = (await (await page.request.get(`/api/v1/workspaces/${workspaceId}`)).json()) as { teamId: string };
+  const invitation = await page.request.post(`/api/v1/teams/${teamId}/members`, { data: { role: 'member' }, headers: await csrfHeader(page) });
+  expect(invitation.status()).toBe(201);
+  const { token } = (await invitation.json()) as { token: string };
+  const signup = await browser.context.request.post('/api/v1/auth/signup', {
+    data: { name: 'Alan Turing', email, password: `collab pass ${email}`, invitationToken: token },
+  });
+  expect(signup.status()).toBe(201);
+  return teamId;
 }

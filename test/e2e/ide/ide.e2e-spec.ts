@@ -4,16 +4,11 @@ import { request } from 'playwright-core';
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
 import { signUpToReadyWorkspace } from '../console/console-helpers';
 import { baseUrl, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
+import '../../support/monaco-window';
 
 // The IDE of the workspace page in headless Chromium against the built api, worker, web and a real
 // sandbox: create a file in the explorer, edit and save it, reload (tabs come back from the
 // server), see changes made behind the page's back, resolve a save conflict, quick open.
-
-declare global {
-  interface Window {
-    monaco?: { editor: { getModels(): { uri: { path: string }; getValue(): string }[] } };
-  }
-}
 
 /**
  * Monaco 0.57's AMD build sometimes (timing-dependent) initialises its services before all editor
@@ -98,10 +93,25 @@ describe('IDE', () => {
       expect((await files.read('hello.ts')).content).toBe('export const greeting = 42;');
       await stateSaved;
 
+      // Ctrl+S in the same moment as the last keystroke, before the page re-rendered it (a fast
+      // typist, a busy machine): the save still writes what the editor shows, not the text the page
+      // rendered last.
+      const fastSave = page.waitForResponse((r) => r.url().includes(`/workspaces/${workspaceId}/files/content`) && r.request().method() === 'PUT');
+      await page.evaluate(() => {
+        const editor = window.monaco?.editor.getEditors()[0];
+        if (!editor) throw new Error('no editor');
+        editor.focus();
+        editor.trigger('keyboard', 'type', { text: ' // fast' });
+        editor.getDomNode()?.querySelector('textarea')?.dispatchEvent(new KeyboardEvent('keydown', { key: 's', code: 'KeyS', ctrlKey: true, bubbles: true, cancelable: true }));
+      });
+      expect((await fastSave).status()).toBe(200);
+      await page.getByTestId('dirty-marker').waitFor({ state: 'detached' });
+      expect((await files.read('hello.ts')).content).toBe('export const greeting = 42; // fast');
+
       // A reload reopens the tab from the server-side IDE state, with the saved content.
       await page.reload();
       await page.getByRole('tab', { name: 'hello.ts', selected: true }).waitFor();
-      await waitForEditorText(page, 'hello.ts', 'export const greeting = 42;');
+      await waitForEditorText(page, 'hello.ts', 'export const greeting = 42; // fast');
       await screenshot(page, 'ide-reloaded');
 
       // Changed behind the page's back (a teammate, the agent, a terminal): the clean tab reloads.

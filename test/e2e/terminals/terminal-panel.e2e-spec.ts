@@ -92,6 +92,22 @@ describe('terminal panel', () => {
       await panelOf(other).getByRole('tab', { name: 'dev shell' }).waitFor({ timeout: TIMEOUT_MS });
       await screenshot(other, 'terminal-viewer');
 
+      // A second shell that exits by itself stays as ended, its history kept on the server: a
+      // reload shows it read-only beside the live one, until a member dismisses it.
+      await panelOf(page).getByRole('button', { name: '+ New terminal' }).click();
+      // Typed only once the new tab is the one shown (typing earlier would go to Terminal 1).
+      await panelOf(page).getByRole('tab', { name: /Terminal 2/, selected: true }).waitFor();
+      await typeInto(page, 'echo last-$((3+4)); exit 3');
+      await panelOf(page).getByRole('tab', { name: /Terminal 2 \(ended\)/ }).waitFor({ timeout: TIMEOUT_MS });
+      await panelOf(other).getByRole('tab', { name: /Terminal 2 \(ended\)/ }).waitFor({ timeout: TIMEOUT_MS });
+      await other.reload();
+      await openTerminals(other, workspaceId);
+      await panelOf(other).getByRole('tab', { name: /Terminal 2 \(ended\)/ }).click();
+      await waitForScreen(other, 'last-7');
+      await waitForScreen(other, 'ended with code 3');
+      await panelOf(page).getByRole('button', { name: 'Dismiss terminal 2' }).click();
+      await panelOf(other).getByRole('tab', { name: /Terminal 2/ }).waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+
       // Closing the tab ends the shell for everyone.
       await panelOf(page).getByRole('button', { name: 'Close terminal 1' }).click();
       await panelOf(other).getByText('No terminals are open in this workspace.').waitFor({ timeout: TIMEOUT_MS });

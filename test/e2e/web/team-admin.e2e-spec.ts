@@ -1,6 +1,6 @@
 import { request } from 'playwright-core';
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
-import { baseUrl, logIn, openWorkspaceSettings, screenshot, SecretLedger, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
+import { baseUrl, deepSeekKeySection, logIn, openWorkspaceSettings, screenshot, SecretLedger, signUpViaApi, uniqueSuffix, watchPageErrors } from './web-helpers';
 
 // The team page's admin parts in headless Chromium against the real api: an API token shown once
 // that really authenticates until it is revoked, a DeepSeek key that is stored but never shown,
@@ -49,6 +49,11 @@ describe('web team administration', () => {
     // API token: the secret appears once, can be copied, and works as a bearer token.
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByLabel('Token name').fill('ci-bot');
+    // The scope choice explains itself: a CI bot drives the agent, so it gets run.
+    const scope = page.getByLabel('Permissions');
+    expect(await scope.locator('option').allTextContents()).toEqual(['Read', 'Run the agent', 'Read and write', 'Admin']);
+    await scope.selectOption('run');
+    await page.locator('#token-scope-help').getByText('drive the agent', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Create token' }).click();
     const secretInput = page.getByRole('textbox', { name: 'New API token' });
     await secretInput.waitFor();
@@ -60,6 +65,7 @@ describe('web team administration', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     const tokenRow = page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'ci-bot' });
     await tokenRow.waitFor();
+    await tokenRow.getByText('Run the agent').waitFor();
     expect(await statusWithToken(secret, `/api/v1/teams/${teamId}/workspaces`)).toBe(200);
     await screenshot(page, 'team-token-created');
 
@@ -76,10 +82,10 @@ describe('web team administration', () => {
     // DeepSeek key: stored, reported as configured, never shown back.
     const providerKey = `sk-e2e-${uniqueSuffix()}`;
     secrets.remember('DeepSeek key', providerKey);
-    const providerStatus = page.getByTestId('provider-status');
+    const providerStatus = deepSeekKeySection(page).getByTestId('provider-status');
     await providerStatus.getByText('Not configured').waitFor();
-    await page.getByLabel('API key', { exact: true }).fill(providerKey);
-    await page.getByRole('button', { name: 'Save key' }).click();
+    await deepSeekKeySection(page).getByLabel('API key', { exact: true }).fill(providerKey);
+    await deepSeekKeySection(page).getByRole('button', { name: 'Save key' }).click();
     await providerStatus.getByText('Configured', { exact: true }).waitFor();
     await page.reload();
     await providerStatus.getByText('Configured', { exact: true }).waitFor();
@@ -122,7 +128,7 @@ describe('web team administration', () => {
 
     // The viewer sees the team and its members but no control that would write.
     await page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: owner.email }).waitFor();
-    await page.getByTestId('provider-status').waitFor();
+    await deepSeekKeySection(page).getByTestId('provider-status').waitFor();
     for (const control of ['Create workspace', 'Create invitation link', 'Create token', 'Save key']) {
       expect(await page.getByRole('button', { name: control }).count()).toBe(0);
     }

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
+import type { APIRequestContext, BrowserContext, Locator, Page } from 'playwright-core';
 import { TEST_LOG_DIR } from '../../support/test-env';
 
 // Shared steps of the browser specs. H_BASE_URL is the one URL a user opens (the api, which
@@ -11,6 +11,11 @@ export function baseUrl(): string {
   const url = process.env.H_BASE_URL;
   if (!url) throw new Error('H_BASE_URL is not set: the e2e global setup must start H and export its URL');
   return url;
+}
+
+/** The team's DeepSeek key section (the Anthropic one beside it has the same field and button names). */
+export function deepSeekKeySection(page: Page): Locator {
+  return page.getByRole('region', { name: 'DeepSeek API key' });
 }
 
 export function uniqueSuffix(): string {
@@ -24,19 +29,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-/**
- * Monaco's own noise on the IDE page, known and not yet fixed (apps/web/README.md, the IDE):
- * features created before their service is registered, and a bare `Event` rejected while its AMD
- * bundle or a worker is still loading when the page goes on (seen once in CI under load, after a
- * reload). Neither comes from H's code; neither breaks editing. Every other page error counts.
- */
-const MONACO_NOISE = [/^\[createInstance\] \S+ depends on UNKNOWN service /, /^\[object Event\]$/];
+/** One part of the page (a panel scrolled into view), for what a full-page capture cuts off. */
+export async function screenshotOf(part: Locator, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await part.scrollIntoViewIfNeeded();
+  await part.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
 
-/** Collects uncaught page errors (hydration failures, crashes) so a test can assert there were none. */
+/** What Monaco logs when its services or workers are not set up right (it goes on half-working). */
+const MONACO_FAULT = /depends on UNKNOWN service|Could not create web worker|Failed to load worker script|MonacoEnvironment\.getWorker/;
+
+/** Collects uncaught page errors (hydration failures, crashes) and Monaco's setup faults so a test can assert there were none. */
 export function watchPageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => {
-    if (!MONACO_NOISE.some((p) => p.test(error.message))) errors.push(error.message);
+    errors.push(error.message);
+  });
+  // Monaco reports a broken setup (a service or worker missing) on the console instead of throwing.
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && MONACO_FAULT.test(msg.text())) errors.push(`console: ${msg.text()}`);
   });
   return errors;
 }

@@ -48,6 +48,15 @@ export function slotsOf(doc: OpenApiDocument, path: string, op: OpenApiOperation
   return slots;
 }
 
+/** The schema itself, or its alternatives when it is one of several types (a JSON-RPC id). */
+const kindsOf = (schema: OpenApiSchema): OpenApiSchema[] => (!schema.type && schema.oneOf?.length ? schema.oneOf : [schema]);
+
+/** A number inside an integer's documented range is a value, not a bad one (e.g. any safe-integer JSON-RPC id). */
+function documentedInteger(schema: OpenApiSchema, n: string): boolean {
+  const v = Number(n);
+  return kindsOf(schema).some((s) => s.type === 'integer' && s.minimum !== undefined && s.maximum !== undefined && Number.isSafeInteger(v) && !Object.is(v, -0) && v >= s.minimum && v <= s.maximum);
+}
+
 function bodyValues(schema: OpenApiSchema): BadValue[] {
   const out: BadValue[] = [
     { kind: 'NUL', name: 'NUL in a string', json: '"a\\u0000b"' },
@@ -57,8 +66,9 @@ function bodyValues(schema: OpenApiSchema): BadValue[] {
     { kind: 'NUL', name: 'NUL in a nested key', json: '{"a\\u0000b":"c"}' },
     { kind: 'deep nesting', name: `${DEEP} nested arrays`, json: deepArrays(DEEP) },
     { kind: 'deep nesting', name: `${DEEP} nested objects`, json: deepObjects(DEEP) },
-    ...HUGE_NUMBERS.map((n) => ({ kind: 'huge number', name: `number ${n}`, json: n })),
-    { kind: 'null', name: 'null', json: 'null' },
+    ...HUGE_NUMBERS.filter((n) => !documentedInteger(schema, n)).map((n) => ({ kind: 'huge number', name: `number ${n}`, json: n })),
+    // Where null is documented (`nullable`), it is a value, not a bad one (README Limits).
+    ...(schema.nullable ? [] : [{ kind: 'null', name: 'null', json: 'null' }]),
   ];
   const wrong: [string, string, (s: OpenApiSchema) => boolean][] = [
     ['a number', '12345', isNumeric],
@@ -71,9 +81,10 @@ function bodyValues(schema: OpenApiSchema): BadValue[] {
     ['an object', '{"a":"b"}', (s) => s.type === 'object'],
     ['an empty object', '{}', (s) => s.type === 'object'],
   ];
-  for (const [name, json, sameType] of wrong) if (!sameType(schema)) out.push({ kind: 'wrong type', name, json });
-  if (schema.type === 'string') {
-    const max = schema.maxLength ?? 10_000;
+  for (const [name, json, sameType] of wrong) if (!kindsOf(schema).some(sameType)) out.push({ kind: 'wrong type', name, json });
+  const text = kindsOf(schema).find((s) => s.type === 'string');
+  if (text) {
+    const max = text.maxLength ?? 10_000;
     out.push({ kind: 'oversized', name: `${max + 1} characters`, json: JSON.stringify('x'.repeat(max + 1)) });
   }
   if (schema.type === 'array') out.push({ kind: 'oversized', name: '10,000 items', json: JSON.stringify(new Array(10_000).fill('read')) });

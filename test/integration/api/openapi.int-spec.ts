@@ -1,10 +1,12 @@
-import { isRawBodyRoute } from '@h/http';
+import { isRawBodyRoute, UNPREFIXED_ROUTES } from '@h/http';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { startStack, TestStack } from '../../support/api-harness';
-import { documentedRoutes, fetchDocument, OpenApiDocument, OpenApiSchema, resolveSchema, routeKey } from './route-table';
+import { TOKEN_SCOPES } from '@h/contracts';
+import { bodyExampleProblems, MediaType } from './openapi-examples';
+import { documentedRoutes, fetchDocument, OpenApiDocument, OpenApiOperation, OpenApiSchema, resolveSchema, routeKey } from './route-table';
 
 interface RouterLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -56,7 +58,9 @@ describe('OpenAPI document', () => {
           if (path === undefined || method === undefined) continue;
           const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, ctrl, name) ?? {}) as Record<string, unknown>;
           const takesBody = Object.keys(args).some((k) => Number(k.split(':')[0]) === RouteParamtypes.BODY);
-          out.push({ key: routeKey(RequestMethod[method], toOpenApiPath(joinPath(GLOBAL_PREFIX, base, [path].flat()[0]))), takesBody });
+          const route = joinPath(base, [path].flat()[0]);
+          const prefix = UNPREFIXED_ROUTES.includes(route.slice(1)) ? '' : GLOBAL_PREFIX;
+          out.push({ key: routeKey(RequestMethod[method], toOpenApiPath(joinPath(prefix, route))), takesBody });
         }
       }
     }
@@ -103,6 +107,12 @@ describe('OpenAPI document', () => {
         if ((content['application/octet-stream'].schema as { format?: string } | undefined)?.format !== 'binary') missing.push(`${key}: raw answer without format binary`);
         continue;
       }
+      // A plain-text answer (a run's diff as text/x-diff) is one string; it must say so.
+      const text = Object.keys(content).find((type) => type.startsWith('text/'));
+      if (text && !content['application/json']) {
+        if ((content[text].schema as { type?: string } | undefined)?.type !== 'string') missing.push(`${key}: ${text} answer without a string schema`);
+        continue;
+      }
       const schema = objectSchema(content['application/json']?.schema);
       if (!schema?.properties || !Object.keys(schema.properties).length) missing.push(`${key}: ${success} has no JSON schema with properties`);
     }
@@ -124,6 +134,46 @@ describe('OpenAPI document', () => {
         problems.push(`${key}: documents a non-JSON body but is not in RAW_BODY_ROUTES`);
       }
       if (!takesBody && op?.requestBody && !rawBody) problems.push(`${key}: documents a body it never reads`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('should give every request body and success answer an example', () => {
+    const problems: string[] = [];
+    for (const { key, op } of documentedRoutes(doc)) {
+      const body = op.requestBody as { content?: Record<string, MediaType> } | undefined;
+      for (const p of bodyExampleProblems(doc, body?.content)) problems.push(`${key} request ${p}`);
+      for (const [status, res] of Object.entries(op.responses ?? {})) {
+        if (!/^2\d\d$/.test(status)) continue;
+        for (const p of bodyExampleProblems(doc, (res as { content?: Record<string, MediaType> }).content)) problems.push(`${key} ${status} ${p}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('should say for every operation how to authenticate and which token scope it needs', () => {
+    const schemes = Object.keys((doc as { components?: { securitySchemes?: object } }).components?.securitySchemes ?? {}).sort();
+    expect(schemes).toEqual(['basic', 'bearer', 'cookie']);
+    const problems: string[] = [];
+    for (const { key, op } of documentedRoutes(doc)) {
+      const ext = op as OpenApiOperation & { security?: Record<string, string[]>[]; description?: string; [k: string]: unknown };
+      const scope = ext['x-required-scope'];
+      const ways = (ext.security ?? []).flatMap((s) => Object.keys(s));
+      if (!ext.security) {
+        problems.push(`${key}: no security (declare @Public, @UserOnly, @Authenticated or @Access)`);
+        continue;
+      }
+      if (ways.some((w) => !schemes.includes(w))) problems.push(`${key}: unknown security scheme in ${ways.join(', ')}`);
+      if (!ways.length) {
+        if (!ext['x-public'] || scope !== undefined) problems.push(`${key}: empty security but not public`);
+        if (!ext.description?.includes('No authentication')) problems.push(`${key}: public without saying so`);
+        continue;
+      }
+      const tokens = ways.includes('bearer') || ways.includes('basic');
+      if (tokens && !(TOKEN_SCOPES as readonly unknown[]).includes(scope)) problems.push(`${key}: tokens may call it but x-required-scope is ${String(scope)}`);
+      if (tokens && !ext.description?.includes(`scope \`${String(scope)}\``)) problems.push(`${key}: description does not name scope ${String(scope)}`);
+      if (!tokens && scope !== undefined) problems.push(`${key}: cookie-only route with x-required-scope ${String(scope)}`);
+      if (!tokens && !ext.description?.includes('TOKEN_NOT_ALLOWED')) problems.push(`${key}: cookie-only route without saying tokens are refused`);
     }
     expect(problems).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppConfig, parseEnv } from '@h/config';
-import { EgressLogRepository, PrismaService, QuotaExceededError, SandboxRepository, WorkspaceRepository } from '@h/db';
+import { EgressLogRepository, EventBusRepository, PrismaService, QuotaExceededError, SandboxRepository, WorkspaceRepository } from '@h/db';
 import { EgressService } from '@h/egress';
 import { SandboxManager, WorkspaceLifecycleJob } from '@h/workspaces';
 import { startStack, TestStack } from '../../support/api-harness';
@@ -135,7 +135,9 @@ describe('team quotas', () => {
       await expect(opening).rejects.toBeInstanceOf(QuotaExceededError);
       await expect(opening).rejects.toThrow(/1 of 1 sandboxes running/);
 
-      await new WorkspaceLifecycleJob(new WorkspaceRepository(prisma), manager).setup({ workspaceId: fresh });
+      // No api listens here: the status announcement goes nowhere.
+      const bus = { publishWorkspaceStatus: async () => undefined } as unknown as EventBusRepository;
+      await new WorkspaceLifecycleJob(new WorkspaceRepository(prisma), manager, bus).setup({ workspaceId: fresh });
       const [row] = await sql<{ status: string; statusMessage: string | null }>('SELECT status, "statusMessage" FROM "Workspace" WHERE id = $1', [fresh]);
       expect(row).toEqual({ status: 'ready', statusMessage: null });
       expect(await sql('SELECT id FROM "Sandbox" WHERE "workspaceId" = $1', [fresh])).toEqual([]);

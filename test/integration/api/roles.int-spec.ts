@@ -1,7 +1,7 @@
 import { startStack, TestStack } from '../../support/api-harness';
 import { HttpClient, HttpResponse, signedUpClient } from '../../support/http-client';
-import { documentedRoutes, fetchDocument, fillPath, RouteSpec, ROUTES } from './route-table';
-import { addPerson, bearerClient, createToken, errorCode, openStream, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture, teamWithRoles } from './team-fixture';
+import { documentedRoutes, fetchDocument, RouteSpec, ROUTES, sendRoute } from './route-table';
+import { addPerson, bearerClient, createToken, errorCode, Person, Role, ROLES_LOW_TO_HIGH, TeamFixture, teamWithRoles } from './team-fixture';
 
 const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
@@ -25,11 +25,8 @@ describe('access control on every route', () => {
   const adminToken = () => (ownerToken ??= createToken(f.owner, f.teamId, { scopes: ['read', 'write', 'admin'] }));
 
   async function call(key: string, spec: RouteSpec, who: string, actor: Person | null): Promise<HttpResponse> {
-    const [method, template] = key.split(' ');
     const req = await spec.prepare(f, actor);
-    const client = req.client ?? actor?.client ?? new HttpClient(stack.url);
-    const path = fillPath(template, req.params) + (req.query ?? '');
-    const res = spec.stream ? await openStream(client, path) : await client.request(method, path, req.rawBody ?? req.body, req.headers);
+    const res = await sendRoute(req.client ?? actor?.client ?? new HttpClient(stack.url), key, spec, req);
     seen.push({ key, who, status: res.status, text: res.text.slice(0, 200) });
     return res;
   }
@@ -72,6 +69,51 @@ describe('access control on every route', () => {
       return;
     }
 
+    if (access.kind === 'h2c') {
+      it('should answer 401 unauthorized to nobody and to a signed-in browser (h2c routes take API tokens)', async () => {
+        const anonymous = await call(key, spec, 'anonymous', null);
+        expect([anonymous.status, errorCode(anonymous)]).toEqual([401, 'unauthorized']);
+        const browser = await sendRoute(f.owner.client, key, spec, await spec.prepare(f, null));
+        expect([browser.status, errorCode(browser)]).toEqual([401, 'unauthorized']);
+      });
+
+      it("should refuse another team's token without revealing the task", async () => {
+        const res = await call(key, spec, 'outsider', f.outsider);
+        const expected = access.outsider ?? { status: 404, code: 'not_found' };
+        expect({ status: res.status, code: errorCode(res) }).toEqual(expected);
+      });
+
+      it.each(ROLES_LOW_TO_HIGH)(`should let a token of the %s role through only when it acts as at least ${access.minRole}`, async (role) => {
+        const res = await call(key, spec, role, f.byRole(role));
+        if (RANK[role] >= RANK[access.minRole]) {
+          expect({ role, status: res.status, text: res.text.slice(0, 200) }).toMatchObject({ status: spec.success });
+        } else {
+          // A viewer's token holds `read` at most (a viewer cannot make a `run` token), so the scope check refuses it first.
+          const code = role === 'viewer' && access.scope !== 'read' ? 'insufficient_scope' : 'forbidden';
+          expect({ role, status: res.status, code: errorCode(res) }).toEqual({ role, status: 403, code });
+        }
+      });
+      return;
+    }
+
+    if (access.kind === 'mcp') {
+      it('should answer 401 to nobody, and 403 TOKEN_NOT_WORKSPACE_BOUND to a browser session and a team-wide token', async () => {
+        const anonymous = await call(key, spec, 'anonymous', null);
+        expect([anonymous.status, errorCode(anonymous)]).toEqual([401, 'UNAUTHENTICATED']);
+        const req = await spec.prepare(f, null);
+        const browser = await sendRoute(f.owner.client, key, spec, req);
+        expect([browser.status, errorCode(browser)]).toEqual([403, 'TOKEN_NOT_WORKSPACE_BOUND']);
+        const teamWide = await sendRoute(bearerClient(stack.url, (await adminToken()).secret), key, spec, req);
+        expect([teamWide.status, errorCode(teamWide)]).toEqual([403, 'TOKEN_NOT_WORKSPACE_BOUND']);
+      });
+
+      it.each(ROLES_LOW_TO_HIGH)('should let a token of the %s role bound to the workspace through', async (role) => {
+        const res = await call(key, spec, role, f.byRole(role));
+        expect({ role, status: res.status, text: res.text.slice(0, 200) }).toMatchObject({ status: spec.success });
+      });
+      return;
+    }
+
     it('should answer 401 UNAUTHENTICATED when nobody is signed in', async () => {
       const res = await call(key, spec, 'anonymous', null);
       expect(res.status).toBe(401);
@@ -80,9 +122,7 @@ describe('access control on every route', () => {
 
     if (access.kind === 'user-only' || (access.kind === 'team' && access.userOnly)) {
       it('should answer 403 TOKEN_NOT_ALLOWED to an admin-scoped token of an owner when the route is for signed-in users', async () => {
-        const req = await spec.prepare(f, f.owner);
-        const [method, template] = key.split(' ');
-        const res = await bearerClient(stack.url, (await adminToken()).secret).request(method, fillPath(template, req.params) + (req.query ?? ''), req.rawBody ?? req.body, req.headers);
+        const res = await sendRoute(bearerClient(stack.url, (await adminToken()).secret), key, spec, await spec.prepare(f, f.owner));
         seen.push({ key, who: 'admin token', status: res.status, text: res.text.slice(0, 200) });
         expect({ status: res.status, code: errorCode(res) }).toEqual({ status: 403, code: 'TOKEN_NOT_ALLOWED' });
       });

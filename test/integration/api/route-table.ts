@@ -1,23 +1,56 @@
 import { randomUUID } from 'node:crypto';
-import { HttpClient, randomEmail, TEST_PASSWORD } from '../../support/http-client';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TokenScope } from '@h/contracts';
+import { HttpClient, HttpResponse, randomEmail, TEST_PASSWORD } from '../../support/http-client';
 import { startGitServer, type GitServer } from '../../support/git-server';
 import { makeTar } from '../import/archive-fixture';
 import { docker, dockerExec } from '../sandbox/sandbox-test-kit';
 import { recordSecrets } from '../security/secret-registry';
-import { addPerson, createTeam, createToken, createWorkspace, invite, loggedInClient, Person, Role, ROLES_LOW_TO_HIGH, sql, TeamFixture } from './team-fixture';
+import { addPerson, createTeam, createToken, createWorkspace, invite, loggedInClient, openStream, Person, Role, ROLES_LOW_TO_HIGH, sql, TeamFixture } from './team-fixture';
 
 // Every route the api serves, with who may call it and how to build a valid request. roles,
 // bad-input and openapi specs compare this table with /api/docs-json in both directions, so a new
-// route fails the suite until it is added here with its minimum role.
+// route fails the suite until it is added here with its minimum role; scopes.int-spec checks its
+// token scope (say `scope: 'run'` where the route only drives the agent, as its @Access does).
 
 export type RouteAccess =
   | { kind: 'public' }
-  /** Any signed-in user or API token. */
-  | { kind: 'authenticated' }
+  /** Any signed-in user or API token (with `scope`, default read). */
+  | { kind: 'authenticated'; scope?: TokenScope }
   /** Signed-in users only; API tokens get 403 TOKEN_NOT_ALLOWED. */
   | { kind: 'user-only' }
-  /** Touches one team's data: non-members get 404, members below `minRole` get 403. */
-  | { kind: 'team'; minRole: Role; userOnly?: boolean; why?: string };
+  /**
+   * Touches one team's data: non-members get 404, members below `minRole` get 403. An API token
+   * needs `scope`; without one, the role's usual scope (DEFAULT_SCOPE: viewer → read, member →
+   * write, admin and owner → admin). Routes that only drive the agent say `run`.
+   */
+  | { kind: 'team'; minRole: Role; scope?: TokenScope; userOnly?: boolean; why?: string }
+  /**
+   * An h2c task route (`/v1/task*`): API tokens only (Bearer or Basic) holding `scope`, the team
+   * taken from the token; errors in h2c's `{ error: "<code>" }`. A signed-in browser gets 401, another
+   * team's token 404 (or `outsider`), a token acting below `minRole` 403. `prepare` returns the actor's token client.
+   */
+  | { kind: 'h2c'; minRole: Role; scope: TokenScope; outsider?: { status: number; code: string } }
+  /**
+   * The MCP endpoint (`/api/mcp`, libs/mcp): API tokens bound to one workspace, holding `scope` (each
+   * tool needs its own scope on top, tested in test/integration/mcp). Nobody gets 401
+   * UNAUTHENTICATED; a signed-in browser and a team-wide token 403 TOKEN_NOT_WORKSPACE_BOUND; refusals
+   * past authentication are JSON-RPC errors whose `error.data.code` is H's code. `prepare` returns the
+   * actor's bound token client.
+   */
+  | { kind: 'mcp'; scope: TokenScope };
+
+/** The scope a team route needs when its entry names none (the rule @Access applies). */
+export const DEFAULT_SCOPE: Record<Role, TokenScope> = { viewer: 'read', member: 'write', admin: 'admin', owner: 'admin' };
+
+/** The token scope a route needs, or null when tokens cannot use it (public, user-only). */
+export function requiredScope(access: RouteAccess): TokenScope | null {
+  if (access.kind === 'authenticated') return access.scope ?? 'read';
+  if (access.kind === 'team' && !access.userOnly) return access.scope ?? DEFAULT_SCOPE[access.minRole];
+  if (access.kind === 'h2c' || access.kind === 'mcp') return access.scope;
+  return null;
+}
 
 export interface RouteRequest {
   params: Record<string, string>;
@@ -67,6 +100,86 @@ export async function newPreset(f: TeamFixture): Promise<string> {
   const res = await f.owner.client.post(`/api/v1/teams/${f.teamId}/model-presets`, { name: `route table ${randomUUID()}`, model: 'deepseek-v4-pro' });
   return expectCreated(res, 201, 'create model preset');
 }
+
+/** A loopback server answering `GET /v1/models` like an OpenAI-compatible one (started once, unref'd). */
+let modelsServer: Promise<string> | null = null;
+function modelsServerUrl(): Promise<string> {
+  modelsServer ??= new Promise((resolve) => {
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === '/v1/models' ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'route-table-model', max_model_len: 8192 }] }));
+    });
+    server.listen(0, '127.0.0.1', () => {
+      server.unref();
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+    });
+  });
+  return modelsServer;
+}
+
+const sharedProviders = new WeakMap<TeamFixture, Promise<string>>();
+/**
+ * One custom provider per fixture for the routes that leave it in place (read, rename, fetch its
+ * models): the team keeps at most CUSTOM_PROVIDERS_PER_TEAM, and these specs call each route often.
+ */
+const sharedCustomProvider = (f: TeamFixture): Promise<string> => {
+  if (!sharedProviders.has(f)) sharedProviders.set(f, newCustomProvider(f));
+  return sharedProviders.get(f) as Promise<string>;
+};
+
+/** Deletes the fixture team's providers but the shared one, so a create always has room. */
+async function makeRoomForProviders(f: TeamFixture): Promise<void> {
+  const keep = await sharedCustomProvider(f);
+  const list = await f.owner.client.get(`/api/v1/teams/${f.teamId}/providers`);
+  for (const p of (list.body.items ?? []) as { id: string }[]) {
+    if (p.id !== keep) await f.owner.client.delete(`/api/v1/teams/${f.teamId}/providers/custom/${p.id}`);
+  }
+}
+
+/** A custom provider of the fixture's team (on the loopback models server), made by the owner. */
+export async function newCustomProvider(f: TeamFixture): Promise<string> {
+  const res = await f.owner.client.post(`/api/v1/teams/${f.teamId}/providers`, {
+    name: `route table ${randomUUID()}`,
+    baseUrl: await modelsServerUrl(),
+    models: [{ id: 'route-table-model', contextWindow: 8192 }],
+  });
+  return expectCreated(res, 201, 'create custom provider');
+}
+
+const mcpServerName = () => `rt-${randomUUID().slice(0, 8)}`;
+
+/** A stdio MCP server of the fixture's workspace, made by the owner (never connected here: no worker). */
+export async function newMcpServer(f: TeamFixture): Promise<string> {
+  const res = await f.owner.client.post(`/api/v1/workspaces/${f.workspaceId}/mcp-servers`, { name: mcpServerName(), transport: 'stdio', command: 'node', args: ['server.js'] });
+  return expectCreated(res, 201, 'create MCP server');
+}
+
+const sharedMcpServers = new WeakMap<TeamFixture, Promise<string>>();
+const sharedMcpServer = (f: TeamFixture): Promise<string> => {
+  if (!sharedMcpServers.has(f)) sharedMcpServers.set(f, newMcpServer(f));
+  return sharedMcpServers.get(f) as Promise<string>;
+};
+
+/** Deletes the fixture workspace's MCP servers but the shared one, so a create always has room. */
+async function makeRoomForMcpServers(f: TeamFixture): Promise<void> {
+  const keep = await sharedMcpServer(f);
+  const list = await f.owner.client.get(`/api/v1/workspaces/${f.workspaceId}/mcp-servers`);
+  for (const s of (list.body.items ?? []) as { id: string }[]) {
+    if (s.id !== keep) await f.owner.client.delete(`/api/v1/workspaces/${f.workspaceId}/mcp-servers/${s.id}`);
+  }
+}
+
+/** A project memory of the fixture's workspace, remembered by the owner (members see and edit it). */
+export async function newMemory(f: TeamFixture): Promise<string> {
+  const res = await f.owner.client.post(`/api/v1/workspaces/${f.workspaceId}/memories`, { scope: 'project', key: `route-${randomUUID()}`, content: 'Two spaces, no tabs' });
+  return expectCreated(res, 201, 'remember');
+}
+
+const sharedMemories = new WeakMap<TeamFixture, Promise<string>>();
+const sharedMemory = (f: TeamFixture): Promise<string> => {
+  if (!sharedMemories.has(f)) sharedMemories.set(f, newMemory(f));
+  return sharedMemories.get(f) as Promise<string>;
+};
 
 /** A queued run (no worker takes it) in a new session. */
 export async function newRun(f: TeamFixture): Promise<{ sessionId: string; runId: string }> {
@@ -233,7 +346,126 @@ function roleOf(f: TeamFixture, actor: Person | null): Role | null {
   return ROLES_LOW_TO_HIGH.find((r) => f.byRole(r).userId === actor.userId) ?? null;
 }
 
+const h2cTokens = new WeakMap<Person, Promise<string>>();
+/** A token of `actor` in its own team (the outsider's is of the outsider's team), as an h2c client holds one. */
+export function h2cTokenOf(f: TeamFixture, actor: Person): Promise<string> {
+  if (!h2cTokens.has(actor)) {
+    const teamId = actor === f.outsider ? f.outsiderTeamId : f.teamId;
+    // Viewers cannot make tokens: the viewer's is a member's read-only token, which acts as a viewer.
+    const made = actor === f.viewer ? createToken(f.member, teamId, { name: 'h2c', scopes: ['read'] }) : createToken(actor, teamId, { name: 'h2c', scopes: ['read', 'write'] });
+    h2cTokens.set(actor, made.then((t) => t.secret));
+  }
+  return h2cTokens.get(actor) as Promise<string>;
+}
+
+/** The client an h2c route is called with: the actor's API token, or nobody. */
+async function h2cClient(f: TeamFixture, actor: Person | null): Promise<HttpClient> {
+  if (!actor) return new HttpClient(f.url);
+  const client = new HttpClient(f.url);
+  client.bearer = await h2cTokenOf(f, actor);
+  return client;
+}
+
+const mcpTokens = new WeakMap<Person, Promise<string>>();
+/** A token of `actor` bound to the fixture's workspace (the viewer's is a member's read-only one, as for h2c). */
+export function mcpTokenOf(f: TeamFixture, actor: Person): Promise<string> {
+  if (!mcpTokens.has(actor)) {
+    const made = actor === f.viewer ? createToken(f.member, f.teamId, { name: 'mcp', scopes: ['read'], workspaceId: f.workspaceId }) : createToken(actor, f.teamId, { name: 'mcp', scopes: ['read', 'write'], workspaceId: f.workspaceId });
+    mcpTokens.set(actor, made.then((t) => t.secret));
+  }
+  return mcpTokens.get(actor) as Promise<string>;
+}
+
+/** The client the MCP route is called with: the actor's workspace-bound token, or nobody. */
+async function mcpClient(f: TeamFixture, actor: Person | null): Promise<HttpClient> {
+  const client = new HttpClient(f.url);
+  if (actor) client.bearer = await mcpTokenOf(f, actor);
+  return client;
+}
+
+/** A new h2c task in the fixture's workspace, created with the owner's token (it stays queued: no worker). */
+export async function newH2cTask(f: TeamFixture): Promise<{ taskId: string; sessionId: string; runId: string }> {
+  const res = await (await h2cClient(f, f.owner)).post('/v1/task/create', { prompt: 'a task from the route table', cwd: f.workspaceId });
+  if (res.status !== 200) throw new Error(`create h2c task: expected 200, got ${res.status} ${res.text}`);
+  const [row] = await sql<{ sessionId: string; runId: string }>(`SELECT "sessionId", "runId" FROM "H2cTask" WHERE id = $1`, [res.body.task_id]);
+  return { taskId: res.body.task_id, ...row };
+}
+
+const sharedTasks = new WeakMap<TeamFixture, Promise<{ taskId: string }>>();
+const sharedTask = (f: TeamFixture) => {
+  if (!sharedTasks.has(f)) sharedTasks.set(f, newH2cTask(f));
+  return sharedTasks.get(f) as Promise<{ taskId: string }>;
+};
+
+// These stacks run no worker, so tasks never end by themselves, and a team may have 50 runs queued
+// or running: the generic suites call `prepare` hundreds of times, so targets are reused while they
+// still fit (a task still active to cancel, a pending request to answer) and made anew only after.
+const cancelTasks = new WeakMap<TeamFixture, { taskId: string; runId: string }>();
+async function cancellableTask(f: TeamFixture): Promise<string> {
+  const current = cancelTasks.get(f);
+  if (current) {
+    const [run] = await sql<{ status: string; cancelRequestedAt: Date | null }>(`SELECT status, "cancelRequestedAt" FROM "Run" WHERE id = $1`, [current.runId]);
+    if (run && ['queued', 'running', 'waiting_permission'].includes(run.status) && !run.cancelRequestedAt) return current.taskId;
+  }
+  const task = await newH2cTask(f);
+  cancelTasks.set(f, task);
+  return task.taskId;
+}
+
+const permissionTasks = new WeakMap<TeamFixture, Promise<{ taskId: string; sessionId: string; runId: string }>>();
+/** An h2c task with a pending permission request (written the way the worker writes one). */
+async function taskWithPendingRequest(f: TeamFixture): Promise<string> {
+  if (!permissionTasks.has(f)) permissionTasks.set(f, newH2cTask(f));
+  const { taskId, sessionId, runId } = await (permissionTasks.get(f) as Promise<{ taskId: string; sessionId: string; runId: string }>);
+  const [pending] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "PermissionRequest" WHERE "runId" = $1 AND status = 'pending'`, [runId]);
+  if (!pending.n) {
+    await sql(
+      `INSERT INTO "PermissionRequest" (id, "sessionId", "runId", "toolCallId", "toolName", input)
+       VALUES (gen_random_uuid(), $1, $2, $3, 'run_command', '{"command":"ls"}')`,
+      [sessionId, runId, `call-${randomUUID()}`],
+    );
+  }
+  return taskId;
+}
+
 export const ROUTES: Record<string, RouteSpec> = {
+  'GET /health': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {} }) },
+  'POST /api/mcp': {
+    access: { kind: 'mcp', scope: 'read' },
+    success: 200,
+    prepare: async (f, actor) => ({ params: {}, client: await mcpClient(f, actor === f.outsider ? null : actor), body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } }),
+  },
+  'POST /v1/task/create': {
+    access: { kind: 'h2c', minRole: 'member', scope: 'run', outsider: { status: 400, code: 'workspace_required' } },
+    success: 200,
+    prepare: async (f, actor) => ({ params: {}, client: await h2cClient(f, actor), body: { prompt: 'a task from the route table', permission_mode: 'approve', cwd: f.workspaceId } }),
+  },
+  'POST /v1/task/cancel': {
+    access: { kind: 'h2c', minRole: 'member', scope: 'run' },
+    success: 200,
+    prepare: async (f, actor) => ({ params: {}, client: await h2cClient(f, actor), body: { task_id: await cancellableTask(f) } }),
+  },
+  'POST /v1/task/permission': {
+    access: { kind: 'h2c', minRole: 'member', scope: 'run' },
+    success: 200,
+    prepare: async (f, actor) => ({ params: {}, client: await h2cClient(f, actor), body: { task_id: await taskWithPendingRequest(f), behavior: 'deny', message: 'not now' } }),
+  },
+  'GET /v1/task/output': {
+    access: { kind: 'h2c', minRole: 'viewer', scope: 'read' },
+    success: 200,
+    prepare: async (f, actor) => ({ params: {}, client: await h2cClient(f, actor), query: `?task_id=${(await sharedTask(f)).taskId}` }),
+  },
+  'GET /v1/task/output/stream': {
+    access: { kind: 'h2c', minRole: 'viewer', scope: 'read' },
+    success: 200,
+    stream: true,
+    prepare: async (f, actor) => ({ params: {}, client: await h2cClient(f, actor), query: `?task_id=${(await sharedTask(f)).taskId}` }),
+  },
+  'GET /v1/task': {
+    access: { kind: 'h2c', minRole: 'viewer', scope: 'read' },
+    success: 200,
+    prepare: async (f, actor) => ({ params: {}, client: await h2cClient(f, actor), query: `?task_id=${(await sharedTask(f)).taskId}` }),
+  },
   'GET /api/health': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {} }) },
   'GET /api/ready': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {} }) },
   'POST /api/v1/auth/signup': {
@@ -358,6 +590,116 @@ export const ROUTES: Record<string, RouteSpec> = {
       if (res.status !== 200) throw new Error(`could not set a provider key: ${res.status} ${res.text}`);
       return { params: { ...team(f), provider: 'deepseek' } };
     },
+  },
+  // A workspace's external MCP servers (libs/mcp client/): everyone reads (never the headers),
+  // members and above change; fresh servers per call (a workspace keeps at most 10).
+  'GET /api/v1/workspaces/{id}/mcp-servers': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId } }),
+  },
+  'POST /api/v1/workspaces/{id}/mcp-servers': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 201,
+    prepare: async (f) => {
+      await makeRoomForMcpServers(f);
+      return { params: { id: f.workspaceId }, body: { name: mcpServerName(), transport: 'http', url: 'https://mcp.example.org/mcp', headers: { Authorization: `Bearer ${PROVIDER_KEY()}` } } };
+    },
+  },
+  'GET /api/v1/workspaces/{id}/mcp-servers/{serverId}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId, serverId: await sharedMcpServer(f) } }),
+  },
+  'PATCH /api/v1/workspaces/{id}/mcp-servers/{serverId}': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId, serverId: await sharedMcpServer(f) }, body: { approval: 'allow', args: ['server.js', randomUUID()] } }),
+  },
+  'POST /api/v1/workspaces/{id}/mcp-servers/{serverId}/check': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 202,
+    prepare: async (f) => ({ params: { id: f.workspaceId, serverId: await sharedMcpServer(f) } }),
+  },
+  'DELETE /api/v1/workspaces/{id}/mcp-servers/{serverId}': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 204,
+    prepare: async (f) => {
+      await makeRoomForMcpServers(f);
+      return { params: { id: f.workspaceId, serverId: await newMcpServer(f) } };
+    },
+  },
+  // Persistent memory (libs/memory): the caller's own user memory and the workspace's project
+  // memory; everyone reads, members and above change. Project memories here (a user memory is its
+  // owner's alone: test/integration/memory).
+  'GET /api/v1/workspaces/{id}/memories': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: '?scope=project&q=spaces' }),
+  },
+  'POST /api/v1/workspaces/{id}/memories': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 201,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, body: { scope: 'project', key: `route-${randomUUID()}`, content: 'Four spaces', category: 'convention', tags: ['style'] } }),
+  },
+  'GET /api/v1/workspaces/{id}/memories/{memoryId}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId, memoryId: await sharedMemory(f) } }),
+  },
+  'GET /api/v1/workspaces/{id}/memories/{memoryId}/history': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId, memoryId: await sharedMemory(f) } }),
+  },
+  'PATCH /api/v1/workspaces/{id}/memories/{memoryId}': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId, memoryId: await sharedMemory(f) }, body: { content: `Tabs ${randomUUID()}` } }),
+  },
+  'DELETE /api/v1/workspaces/{id}/memories/{memoryId}': {
+    access: { kind: 'team', minRole: 'member' },
+    success: 204,
+    prepare: async (f) => ({ params: { id: f.workspaceId, memoryId: await newMemory(f) } }),
+  },
+  // A team's own OpenAI-compatible providers (libs/providers custom-providers): everyone reads
+  // (never a key), owners and admins change; fresh providers per call.
+  'GET /api/v1/teams/{teamId}/providers': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f) }),
+  },
+  'POST /api/v1/teams/{teamId}/providers': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 201,
+    prepare: async (f) => {
+      await makeRoomForProviders(f);
+      const models = [{ id: 'route-table-model', contextWindow: 8192, maxOutput: 1024, price: { input: 1, cacheHit: 0.1, output: 2 } }];
+      return { params: team(f), body: { name: `provider ${randomUUID()}`, baseUrl: await modelsServerUrl(), apiKey: PROVIDER_KEY(), models } };
+    },
+  },
+  'GET /api/v1/teams/{teamId}/providers/custom/{providerId}': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { ...team(f), providerId: await sharedCustomProvider(f) } }),
+  },
+  'PATCH /api/v1/teams/{teamId}/providers/custom/{providerId}': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 200,
+    prepare: async (f) => ({ params: { ...team(f), providerId: await sharedCustomProvider(f) }, body: { name: `renamed ${randomUUID()}`, apiKey: PROVIDER_KEY() } }),
+  },
+  'DELETE /api/v1/teams/{teamId}/providers/custom/{providerId}': {
+    access: { kind: 'team', minRole: 'admin' },
+    success: 204,
+    prepare: async (f) => {
+      await makeRoomForProviders(f);
+      return { params: { ...team(f), providerId: await newCustomProvider(f) } };
+    },
+  },
+  'POST /api/v1/teams/{teamId}/providers/custom/{providerId}/models/fetch': {
+    access: { kind: 'team', minRole: 'admin', why: "it sends the provider's key to its server" },
+    success: 200,
+    prepare: async (f) => ({ params: { ...team(f), providerId: await sharedCustomProvider(f) } }),
   },
   // Model presets (libs/providers): everyone reads, owners and admins change; fresh presets per call.
   'GET /api/v1/teams/{teamId}/model-presets': {
@@ -590,8 +932,14 @@ export const ROUTES: Record<string, RouteSpec> = {
     success: 200,
     prepare: async (f) => ({ params: { id: f.workspaceId } }),
   },
+  // The IDE's session search box (libs/session-search): readers of the workspace search its log.
+  'GET /api/v1/workspaces/{id}/sessions/search': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: '?q=route%20table' }),
+  },
   'POST /api/v1/workspaces/{id}/sessions': {
-    access: { kind: 'team', minRole: 'member' },
+    access: { kind: 'team', minRole: 'member', scope: 'run' },
     success: 201,
     prepare: async (f) => ({ params: { id: f.workspaceId }, body: { title: 'made by the route table', permissionMode: 'approve' } }),
   },
@@ -611,7 +959,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     prepare: async (f) => ({ params: { id: (await shared(f)).sessionId } }),
   },
   'POST /api/v1/sessions/{id}/messages': {
-    access: { kind: 'team', minRole: 'member' },
+    access: { kind: 'team', minRole: 'member', scope: 'run' },
     success: 202,
     prepare: async (f) => ({ params: { id: await newSession(f) }, body: { content: 'a message from the route table' } }),
   },
@@ -647,15 +995,35 @@ export const ROUTES: Record<string, RouteSpec> = {
   'GET /api/v1/runs/{id}': {
     access: { kind: 'team', minRole: 'viewer' },
     success: 200,
-    prepare: async (f) => ({ params: { id: (await shared(f)).runId } }),
+    // The shared run stays queued here (no worker), so any wait would be spent in full.
+    prepare: async (f) => ({ params: { id: (await shared(f)).runId }, query: '?wait=0' }),
+  },
+  // The bot API (libs/runs bot-run.controller.ts).
+  'POST /api/v1/workspaces/{id}/runs': {
+    access: { kind: 'team', minRole: 'member', scope: 'run' },
+    success: 202,
+    prepare: async (f) => ({
+      params: { id: f.workspaceId },
+      body: { prompt: 'a run from the route table', mode: 'approve', model: 'deepseek-v4-flash', thinking: false, title: 'route table run', clientRunId: `route-${randomUUID()}` },
+    }),
+  },
+  'GET /api/v1/workspaces/{id}/runs': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId }, query: '?status=active&limit=5' }),
+  },
+  'GET /api/v1/runs/{id}/diff': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: (await sharedChange(f)).runId } }),
   },
   'POST /api/v1/runs/{id}/cancel': {
-    access: { kind: 'team', minRole: 'member' },
+    access: { kind: 'team', minRole: 'member', scope: 'run' },
     success: 202,
     prepare: async (f) => ({ params: { id: (await newRun(f)).runId } }),
   },
   'POST /api/v1/permissions/{id}': {
-    access: { kind: 'team', minRole: 'member' },
+    access: { kind: 'team', minRole: 'member', scope: 'run' },
     success: 200,
     prepare: async (f) => ({ params: { id: await newPermission(f) }, body: { behavior: 'deny', message: 'not now' } }),
   },
@@ -746,6 +1114,13 @@ const sharedChange = (f: TeamFixture) => {
   return sharedChanges.get(f) as Promise<{ changeId: string; runId: string }>;
 };
 
+/** Sends `req` (built by the entry's prepare) for route `key` with `client`; streams are opened and hung up on. */
+export async function sendRoute(client: HttpClient, key: string, spec: RouteSpec, req: RouteRequest): Promise<HttpResponse> {
+  const [method, template] = key.split(' ');
+  const path = fillPath(template, req.params) + (req.query ?? '');
+  return spec.stream ? openStream(client, path) : client.request(method, path, req.rawBody ?? req.body, req.headers);
+}
+
 export function routeKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${path}`;
 }
@@ -773,6 +1148,12 @@ export interface OpenApiSchema {
   maxLength?: number;
   pattern?: string;
   format?: string;
+  /** `null` is a documented value (e.g. `apiKey: null` removes a key). */
+  nullable?: boolean;
+  /** One of several types (a JSON-RPC id: a string or an integer). */
+  oneOf?: OpenApiSchema[];
+  minimum?: number;
+  maximum?: number;
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;

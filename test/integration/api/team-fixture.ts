@@ -113,8 +113,35 @@ export async function sql<T = Record<string, unknown>>(text: string, params: unk
   }
 }
 
-/** Asserts the one error shape every failure must have; returns the code. */
+/**
+ * The code and message of an error answer in either of H's shapes: `{ error: { code, message } }`,
+ * or h2c's `{ error: "<code>", message }` on the h2c routes. Null when the body is neither.
+ */
+export function errorOf(res: { body: unknown }): { code: string; message: string } | null {
+  const body = res.body as { error?: unknown; message?: unknown } | undefined;
+  if (!body || typeof body !== 'object') return null;
+  if (typeof body.error === 'string') return body.error && typeof body.message === 'string' && body.message ? { code: body.error, message: body.message } : null;
+  const error = body.error as { code?: unknown; message?: unknown; data?: { code?: unknown } } | undefined;
+  // The MCP endpoint's refusals past authentication are JSON-RPC errors carrying H's code in data.
+  if ((body as { jsonrpc?: unknown }).jsonrpc === '2.0' && typeof error?.code === 'number') {
+    return typeof error.data?.code === 'string' && typeof error.message === 'string' && error.message ? { code: error.data.code, message: error.message } : null;
+  }
+  if (!error || typeof error.code !== 'string' || !error.code || typeof error.message !== 'string' || !error.message) return null;
+  return { code: error.code, message: error.message };
+}
+
+/** Asserts the one error shape every failure must have (h2c's on its routes, JSON-RPC's past auth on /api/mcp); returns the code. */
 export function errorCode(res: HttpResponse): string {
+  if (typeof (res.body as { error?: unknown } | undefined)?.error === 'string') {
+    const h2c = errorOf(res);
+    if (!h2c) throw new Error(`not an h2c error body (${res.status}): ${res.text.slice(0, 300)}`);
+    return h2c.code;
+  }
+  if ((res.body as { jsonrpc?: unknown } | undefined)?.jsonrpc === '2.0') {
+    const mcp = errorOf(res);
+    if (!mcp) throw new Error(`not an MCP JSON-RPC error with data.code (${res.status}): ${res.text.slice(0, 300)}`);
+    return mcp.code;
+  }
   const body = res.body as { error?: { code?: unknown; message?: unknown } } | undefined;
   if (!body || typeof body !== 'object' || !body.error || typeof body.error.code !== 'string' || !body.error.code) {
     throw new Error(`not an error body (${res.status}): ${res.text.slice(0, 300)}`);

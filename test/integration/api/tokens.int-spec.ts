@@ -65,7 +65,19 @@ describe('API tokens', () => {
     expect(res.status).toBe(201);
     expect(bot.cookies.size).toBe(0);
     const me = await bot.get('/api/v1/me');
-    expect(me.body).toMatchObject({ user: { id: f.member.userId }, via: 'token', teams: [{ id: f.teamId, role: 'member' }] });
+    expect(me.body).toMatchObject({ user: { id: f.member.userId }, via: 'token', teams: [{ id: f.teamId, role: 'member' }], token: { scopes: ['write'], workspaceId: null } });
+  });
+
+  it('should let a member mint a run token that drives the agent but edits nothing directly, and say so on /me', async () => {
+    const { secret } = await createToken(f.member, f.teamId, { scopes: ['run'] });
+    const bot = bearer(secret);
+    expect((await bot.get('/api/v1/me')).body).toMatchObject({ teams: [{ id: f.teamId, role: 'member' }], token: { scopes: ['run'] } });
+    const session = await bot.post(`/api/v1/workspaces/${f.workspaceId}/sessions`, { title: 'ci' });
+    expect(session.status).toBe(201);
+    expect((await bot.post(`/api/v1/sessions/${session.body.id}/messages`, { content: 'fix the tests' })).status).toBe(202);
+    const edit = await bot.patch(`/api/v1/sessions/${session.body.id}`, { title: 'renamed' });
+    expect({ status: edit.status, code: errorCode(edit) }).toEqual({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+    expect((await f.viewer.client.post(teamPath('/tokens'), { name: 'viewer-run', scopes: ['run'] })).status).toBe(403);
   });
 
   it('should answer 401 to a bearer value that is not a live token', async () => {
@@ -102,7 +114,7 @@ describe('API tokens', () => {
     expect(errorCode(res)).toBe('UNAUTHENTICATED');
   });
 
-  it('should let a read-scoped token read but answer 403 to its writes', async () => {
+  it('should let a read-scoped token read but answer 403 INSUFFICIENT_SCOPE to its writes', async () => {
     const { secret } = await createToken(f.owner, f.teamId, { scopes: ['read'] });
     const bot = bearer(secret);
     expect((await bot.get(teamPath('/workspaces'))).status).toBe(200);
@@ -114,7 +126,12 @@ describe('API tokens', () => {
       await bot.put(teamPath('/providers/deepseek'), { apiKey: 'sk-read-scope-should-fail' }),
     ];
     expect(writes.map((r) => r.status)).toEqual([403, 403, 403]);
-    expect(writes.map(errorCode)).toEqual(['FORBIDDEN', 'FORBIDDEN', 'FORBIDDEN']);
+    expect(writes.map(errorCode)).toEqual(['INSUFFICIENT_SCOPE', 'INSUFFICIENT_SCOPE', 'INSUFFICIENT_SCOPE']);
+    expect(writes.map((r) => r.body.error.message)).toEqual([
+      expect.stringContaining('the write scope'),
+      expect.stringContaining('the write scope'),
+      expect.stringContaining('the admin scope'),
+    ]);
     const names = (await f.owner.client.get(teamPath('/workspaces'))).body.items.map((w: { name: string }) => w.name);
     expect(names).not.toContain('nope');
   });

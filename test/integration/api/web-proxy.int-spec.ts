@@ -60,4 +60,20 @@ describe('web proxy', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     expect(seen.length).toBe(before);
   });
+
+  it("should keep h2c's /health and /v1/task* for the api: they never reach the web app", async () => {
+    const before = seen.length;
+    const health = await fetch(`${stack.url}/health`);
+    expect([health.status, await health.text()]).toEqual([200, '{"status":"ok"}']);
+    for (const path of ['/v1/task?task_id=task_x', '/v1/task/?task_id=task_x', '/v1/task/output?task_id=task_x', '/v1/task/output/stream?id=task_x', '/v1/task/nope']) {
+      const res = await fetch(`${stack.url}${path}`);
+      expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: res.status, body: { error: expect.stringMatching(/^(unauthorized|not_found)$/), message: expect.any(String) } });
+    }
+    const create = await fetch(`${stack.url}/v1/task/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":"hi"}' });
+    expect([create.status, (await create.json()).error]).toEqual([401, 'unauthorized']);
+    expect(seen.length).toBe(before);
+    // Paths that only start like h2c's are the web app's.
+    expect((await fetch(`${stack.url}/v1/tasks`)).status).toBe(200);
+    expect((await fetch(`${stack.url}/healthz`)).status).toBe(200);
+  });
 });

@@ -67,6 +67,10 @@ export function crashScenario(name: string, turns: ScenarioTurn[]): Scenario {
   return parseScenario({ name, turns });
 }
 
+function isScenarioList(list: ScenarioTurn[] | Scenario[]): list is Scenario[] {
+  return list.length > 0 && 'turns' in list[0];
+}
+
 export interface CrashWorld {
   model: ScriptedModelServer;
   stack: TestStack;
@@ -83,9 +87,11 @@ export interface CrashWorld {
  * BUILT worker as a child process with the same config and a 3 s run lock (a killed worker's run
  * is picked up within seconds), and a user with a team, a key and a ready workspace.
  */
-export async function startCrashWorld(name: string, turns: ScenarioTurn[], env: Record<string, string> = {}): Promise<CrashWorld> {
+export async function startCrashWorld(name: string, turns: ScenarioTurn[] | Scenario[], env: Record<string, string> = {}): Promise<CrashWorld> {
   ensureServerBuild();
-  const model = await startScriptedModelServer({ scenarios: [crashScenario(name, turns)], defaultScenario: name, demo: false });
+  // Whole scenarios (each with its match, e.g. with sub-agent scripts) or one default scenario's turns.
+  const scenarios = isScenarioList(turns) ? turns : [crashScenario(name, turns)];
+  const model = await startScriptedModelServer({ scenarios, defaultScenario: isScenarioList(turns) ? undefined : name, demo: false });
   const database = await createIsolatedDatabase('crash');
   const stack = await startStack({ env: { DATABASE_URL: database.url, DEEPSEEK_BASE_URL: model.url, RUN_LOCK_MS: '3000', ...env } });
   const worker = await startWorkerProcess(stack.config);
@@ -111,12 +117,12 @@ export async function startCrashWorld(name: string, turns: ScenarioTurn[], env: 
  * headers), so a session's requests are found by its first message.
  */
 export function streamingTurn(model: ScriptedModelServer, firstMessage: string, turn: number): boolean {
-  return model.requests.some((r) => r.firstUserMessage === firstMessage && r.turn === turn && r.status === 200 && r.outcome === 'pending');
+  return model.requests.some((r) => r.firstUserMessage?.startsWith(firstMessage) && r.turn === turn && r.status === 200 && r.outcome === 'pending');
 }
 
 /** The requests of the conversation that began with `firstMessage` (the session's first message). */
 export function sessionRequests(model: ScriptedModelServer, firstMessage: string): ScriptedModelServer['requests'] {
-  return model.requests.filter((r) => r.firstUserMessage === firstMessage);
+  return model.requests.filter((r) => r.firstUserMessage?.startsWith(firstMessage));
 }
 
 export async function waitForStreamingTurn(model: ScriptedModelServer, firstMessage: string, turn: number, timeoutMs = 60_000): Promise<void> {

@@ -4,8 +4,11 @@ import {
   AgentSessionRepository,
   AuditRepository,
   EgressLogRepository,
+  EventRepository,
+  LeaseLostError,
   PermissionRepository,
   PrismaService,
+  RunRepository,
   TeamRepository,
   UserRepository,
   WorkspaceRepository,
@@ -52,6 +55,63 @@ describe('db repositories', () => {
 
   const newRun = async () =>
     (await prisma.run.create({ data: { sessionId: world.sessionId, teamId: world.teamId, userId: world.userId }, select: { id: true } })).id;
+
+  describe(EventRepository.name, () => {
+    const tool = (id: string) => ({ type: 'tool.end', data: { toolCallId: id, name: 'read_file', result: 'x', isError: false, durationMs: 1 } });
+
+    it('should append batches committed without the WAL flush in order and gapless, and leave pooled connections durable', async () => {
+      const events = new EventRepository(prisma);
+      const runs = new RunRepository(prisma, events);
+      const runId = await newRun();
+      await prisma.run.update({ where: { id: runId }, data: { status: 'running' } });
+      const claim = await runs.claim(runId);
+      if (!claim) throw new Error('not claimed');
+      const before = await events.lastSeq(world.sessionId);
+      const fast = { runId, leaseId: claim.leaseId, durable: false };
+      const batches = await Promise.all([
+        events.append(world.sessionId, [tool('a'), tool('b')], fast),
+        events.append(world.sessionId, [tool('c')], fast),
+        events.append(world.sessionId, [tool('d')], { runId, leaseId: claim.leaseId }),
+      ]);
+      const seqs = batches.flat().map((e) => e.seq).sort((x, y) => x - y);
+      expect(seqs).toEqual([before + 1, before + 2, before + 3, before + 4]);
+      expect((await events.list(world.sessionId, { after: before })).map((e) => e.seq)).toEqual(seqs);
+      // The setting was the statement's own transaction's: no connection of the pool keeps it.
+      const settings = await Promise.all(Array.from({ length: 8 }, () => prisma.$queryRaw<Array<{ s: string }>>`SELECT current_setting('synchronous_commit') AS s`));
+      expect(settings.map((r) => r[0].s)).toEqual(Array(8).fill('on'));
+      // Still fenced by the lease.
+      await runs.claim(runId); // another worker takes it over
+      await expect(events.append(world.sessionId, [tool('e')], fast)).rejects.toBeInstanceOf(LeaseLostError);
+    });
+
+    it('should post a message with its title only into an untitled session, and answer null for a session that is gone', async () => {
+      const runs = new RunRepository(prisma, new EventRepository(prisma));
+      const sessions = new AgentSessionRepository(prisma);
+      const post = (sessionId: string, title: string) =>
+        runs.createWithMessage({ sessionId, teamId: world.teamId, userId: world.userId, content: title, title, maxActive: 100 });
+      const untitled = await sessions.create({ teamId: world.teamId, workspaceId: world.workspaceId, createdById: world.userId, title: '', model: 'scripted:repo', thinking: false, permissionMode: 'approve' });
+      expect(await post(untitled.id, 'first')).toMatchObject({ created: true, events: [{ type: 'message.user', data: { content: 'first' } }] });
+      await post(untitled.id, 'second');
+      expect((await sessions.findById(untitled.id))?.title).toBe('first');
+      expect(await post(world.sessionId, 'renamed?')).toMatchObject({ created: true });
+      expect((await sessions.findById(world.sessionId))?.title).toBe('repo');
+      expect(await post(randomUUID(), 'nowhere')).toBeNull();
+    });
+
+    it('should claim a run once per worker, setting startedAt at the first claim only', async () => {
+      const runs = new RunRepository(prisma, new EventRepository(prisma));
+      const runId = await newRun();
+      expect(await runs.claim(runId)).toBeNull(); // queued: not admitted yet
+      await prisma.run.update({ where: { id: runId }, data: { status: 'running' } });
+      const first = await runs.claim(runId);
+      expect(first?.run).toMatchObject({ id: runId, status: 'running', attempts: 1 });
+      const startedAt = first?.run.startedAt;
+      expect(startedAt).toBeInstanceOf(Date);
+      const second = await runs.claim(runId);
+      expect(second?.leaseId).not.toBe(first?.leaseId);
+      expect(second?.run).toMatchObject({ attempts: 2, startedAt });
+    });
+  });
 
   describe(PermissionRepository.name, () => {
     const ask = (runId: string, toolCallId: string) => ({ sessionId: world.sessionId, runId, toolCallId, toolName: 'run_command', input: { command: 'ls' } });

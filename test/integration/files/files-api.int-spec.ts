@@ -55,7 +55,7 @@ describe('file API', () => {
       const token = await createToken(f.owner, f.teamId, { name: 'files-read', scopes: ['read'] });
       const bot = bearerClient(stack.url, token.secret);
       expect((await bot.get(api.text('README.md'))).status).toBe(200);
-      expectError(await bot.request('PUT', api.content('README.md'), { content: 'x' }, { 'if-match': '*' }), 403, 'FORBIDDEN');
+      expectError(await bot.request('PUT', api.content('README.md'), { content: 'x' }, { 'if-match': '*' }), 403, 'INSUFFICIENT_SCOPE');
       expect((await f.owner.client.get(api.text('README.md'))).body.content).toBe('# hello\n');
     });
   });

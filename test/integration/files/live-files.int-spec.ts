@@ -67,6 +67,20 @@ describe('live files over Socket.IO', () => {
     expect(seen.type).toBe('file');
   });
 
+  it('should say git: true when a command in the sandbox commits or switches branches, and never list .git itself', async () => {
+    const w = await watcher(f.member.client);
+    expect((await subscribe(w.socket, f.workspaceId)).ok).toBe(true);
+    const git = 'git -c user.name=t -c user.email=t@example.com';
+    await execInSandbox(stack.sandboxPrefix, f.workspaceId, `git init -q -b main . && ${git} add -A && ${git} commit -qm first`);
+    await waitFor('files.changed with git: true after the commit', async () => w.events.some((e) => e.git === true));
+
+    // Only HEAD and refs change on a branch switch with nothing else touched: still news.
+    const before = w.events.length;
+    await execInSandbox(stack.sandboxPrefix, f.workspaceId, `${git} switch -qc other`);
+    await waitFor('files.changed with git: true after the switch', async () => w.events.slice(before).some((e) => e.git === true));
+    expect(w.changes.some((c) => c.path === '.git' || c.path.startsWith('.git/'))).toBe(false);
+  });
+
   it('should send a move through the API as one renamed change', async () => {
     const w = await watcher(f.owner.client);
     expect((await subscribe(w.socket, f.workspaceId)).ok).toBe(true);

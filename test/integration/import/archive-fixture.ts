@@ -1,6 +1,7 @@
 import { createGunzip, gzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
+import * as yauzl from 'yauzl';
 
 export interface ArchiveEntry {
   name: string;
@@ -115,4 +116,33 @@ export function makeZip(entries: ArchiveEntry[]): Buffer {
   end.writeUInt32LE(cd.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, end]);
+}
+
+/** name → content and unix mode of every entry of a zip (directories end in "/"), read with yauzl. */
+export async function readZip(data: Buffer): Promise<Map<string, { content: Buffer; mode: number }>> {
+  const zip = await yauzl.fromBufferPromise(data, { lazyEntries: true, strictFileNames: true });
+  const out = new Map<string, { content: Buffer; mode: number }>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) => {
+      const mode = entry.externalFileAttributes >>> 16;
+      if (entry.fileName.endsWith('/')) {
+        out.set(entry.fileName, { content: Buffer.alloc(0), mode });
+        return zip.readEntry();
+      }
+      zip.openReadStream(entry, (err, stream) => {
+        if (err) return reject(err);
+        const parts: Buffer[] = [];
+        stream.on('data', (c: Buffer) => parts.push(c));
+        stream.on('end', () => {
+          out.set(entry.fileName, { content: Buffer.concat(parts), mode });
+          zip.readEntry();
+        });
+        stream.on('error', reject);
+      });
+    });
+    zip.on('end', () => resolve());
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return out;
 }

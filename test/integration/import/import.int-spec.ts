@@ -1,10 +1,12 @@
+import type { WorkspaceStatusEvent } from '@h/contracts';
 import { startStack, TestStack, waitFor } from '../../support/api-harness';
 import { existsSync } from 'node:fs';
 import { GitServer, SshGitServer, startGitServer, startSshGitServer } from '../../support/git-server';
 import { TeamFixture, teamWithRoles } from '../api/team-fixture';
+import { connectSocket } from '../../support/socket-client';
 import { execInSandbox, expectError, rawRequest } from '../files/files-fixture';
 import { recordSecrets } from '../security/secret-registry';
-import { makeTarGz, makeZip, readTarGz } from './archive-fixture';
+import { makeTarGz, makeZip, readTarGz, readZip } from './archive-fixture';
 
 const ARCHIVE_MAX = 256 * 1024;
 const UNPACKED_MAX = 1024 * 1024;
@@ -110,8 +112,21 @@ describe('bringing a project in and taking it out', () => {
       const fixed = await f.admin.client.put(`${ws(id)}/git/remote`, { url: git.url('app'), token: git.token });
       expect(fixed.status).toBe(200);
       expect(fixed.text).not.toContain(git.token);
+      // A viewer's page watching the workspace hears the retried setup's progress and its end as
+      // they happen (workspace.status over Socket.IO), no polling; an outsider may not watch.
+      const viewer = await connectSocket(stack.url, f.viewer.client);
+      const heard: WorkspaceStatusEvent[] = [];
+      viewer.on('workspace.status', (e: WorkspaceStatusEvent) => heard.push(e));
+      expect(await viewer.emitWithAck('workspace.watch', { workspaceId: id })).toMatchObject({ ok: true, data: { workspaceId: id, status: 'error' } });
+      const outsider = await connectSocket(stack.url, f.outsider.client);
+      expect(await outsider.emitWithAck('workspace.watch', { workspaceId: id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+      outsider.disconnect();
       const retried = await f.member.client.post(`${ws(id)}/setup/retry`);
       expect(retried.status).toBe(200);
+      await waitFor('workspace.status ready', async () => heard.find((e) => e.status === 'ready'), 90_000);
+      expect(heard.some((e) => e.status === 'provisioning' && /Cloning/.test(e.statusMessage ?? ''))).toBe(true);
+      expect(heard.every((e) => e.workspaceId === id)).toBe(true);
+      viewer.disconnect();
       expect((await settled(id)).workspace.status).toBe('ready');
       expect(await execInSandbox(stack.sandboxPrefix, id, 'cat README.md')).toBe('# app\n');
     });
@@ -182,7 +197,7 @@ describe('bringing a project in and taking it out', () => {
     it.each([
       ['tar.gz', () => makeTarGz(entries())],
       ['zip', async () => makeZip(entries())],
-    ])('should unpack a %s into the sandbox and download the same files as tar.gz', async (kind, make) => {
+    ])('should unpack a %s into the sandbox and download the same files as tar.gz and as zip', async (kind, make) => {
       const res = await rawRequest(f.member.client, 'POST', importUrl(`from-${kind}`), await make(), { 'content-type': 'application/octet-stream' });
       expect(res.status).toBe(201);
       const { workspace, messages } = await settled(res.json.id);
@@ -196,6 +211,18 @@ describe('bringing a project in and taking it out', () => {
       expect(down.headers.get('content-disposition')).toContain(`from-${kind}.tar.gz`);
       const back = await readTarGz(down.bytes);
       for (const [name, content] of Object.entries(files)) expect(back.get(name)?.toString()).toBe(content);
+
+      // The same tree as a zip: contents, the exec bit, the folder and the link kept.
+      const zip = await rawRequest(f.viewer.client, 'GET', `${ws(res.json.id)}/archive?format=zip`, undefined);
+      expect(zip.status).toBe(200);
+      expect(zip.headers.get('content-type')).toBe('application/zip');
+      expect(zip.headers.get('content-disposition')).toContain(`from-${kind}.zip`);
+      const unzipped = await readZip(zip.bytes);
+      for (const [name, content] of Object.entries(files)) expect(unzipped.get(name)?.content.toString()).toBe(content);
+      expect((unzipped.get('bin/run.sh')?.mode ?? 0) & 0o111).not.toBe(0);
+      expect(unzipped.get('docs-link')).toEqual({ content: Buffer.from('README.md'), mode: 0o120777 });
+      expect(unzipped.has('src/')).toBe(true);
+      expect([...unzipped.keys()].some((n) => n.startsWith('/') || n.startsWith('./') || n.includes('lost+found'))).toBe(false);
     });
 
     it.each([
@@ -226,6 +253,8 @@ describe('bringing a project in and taking it out', () => {
       const zip = makeZip([{ name: 'a.txt', content: 'a' }]);
       expectError(await rawRequest(f.viewer.client, 'POST', importUrl('viewer'), zip, { 'content-type': 'application/zip' }), 403, 'FORBIDDEN');
       expectError(await rawRequest(f.outsider.client, 'GET', `${ws(f.workspaceId)}/archive`, undefined), 404, 'NOT_FOUND');
+      expectError(await rawRequest(f.outsider.client, 'GET', `${ws(f.workspaceId)}/archive?format=zip`, undefined), 404, 'NOT_FOUND');
+      expectError(await rawRequest(f.viewer.client, 'GET', `${ws(f.workspaceId)}/archive?format=rar`, undefined), 400, 'VALIDATION_FAILED');
       expectError(await rawRequest(f.outsider.client, 'POST', `/api/v1/teams/${f.teamId}/workspaces/import?name=x`, zip, { 'content-type': 'application/zip' }), 404, 'NOT_FOUND');
     });
   });

@@ -1,3 +1,5 @@
+import Docker from 'dockerode';
+import { waitFor } from '../../support/api-harness';
 import { addPerson, errorCode, type Person } from '../api/team-fixture';
 import {
   allEvents,
@@ -36,6 +38,16 @@ const reviewScenario = scenario(
   ],
 );
 
+// A reject while the run is still working: the agent hears of it at its very next request.
+const midRunScenario = scenario('changes-midrun', 'changes: reject while the run works', [
+  { expect: { lastMessageRole: 'user' }, toolCalls: [{ name: 'write_file', arguments: { path: 'mid.txt', content: 'agent v1\n' } }] },
+  // A long command: the reject lands while it runs.
+  { expect: { lastMessageRole: 'tool' }, toolCalls: [{ name: 'run_command', arguments: { command: 'sleep 4; echo slept' } }] },
+  finishTurn({ lastMessageRole: 'tool', lastMessageContains: ['slept', 'rejected your change to mid.txt'] }),
+  // The next message's run is not told again.
+  finishTurn({ lastMessageRole: 'user', lastMessageContains: 'and now' }),
+]);
+
 const revertScenario = scenario('changes-revert', 'changes: shuffle files for a revert', [
   {
     expect: { lastMessageRole: 'user' },
@@ -63,7 +75,7 @@ const forkScenario = scenario('changes-fork', 'changes: first version for a fork
 ]);
 
 describe('agent changes: record, review, revert, approve with edits, fork', () => {
-  const ctx = useScriptedRunStack([reviewScenario, revertScenario, approveScenario, forkScenario]);
+  const ctx = useScriptedRunStack([reviewScenario, midRunScenario, revertScenario, approveScenario, forkScenario]);
 
   const owner = (world: RunWorld): Person => ({ client: world.client, email: '', userId: world.userId });
 
@@ -119,6 +131,29 @@ describe('agent changes: record, review, revert, approve with edits, fork', () =
     expect(last.content).toContain('The user rejected your change to notes.txt (it was restored to its content before your change)');
     // The note came after the cached prefix: every message the model was sent before is unchanged.
     expect(first.messages.slice(0, previous.messages.length)).toEqual(previous.messages);
+  });
+
+  it('should tell the agent of a reject made while its run still works at its next model request, and only once', async () => {
+    const world = await createRunWorld(ctx.stack, 'chg-midrun');
+    await seedWorkspace(ctx.stack, world, {});
+    const { sessionId, runId } = await startRun(world, 'changes: reject while the run works', { permissionMode: 'bypass' });
+    const change = await waitFor('the agent\'s write, recorded', async () => {
+      const running = (await allEvents(world.client, sessionId)).some((e) => e.type === 'tool.start' && e.data.name === 'run_command');
+      const items = (await world.client.get(`/api/v1/sessions/${sessionId}/changes`)).body.items ?? [];
+      return running ? items.find((c: any) => c.path === 'mid.txt') : null;
+    });
+    const before = ctx.model.requests.length;
+    expect((await world.client.post(`/api/v1/changes/${change.id}/reject`, {})).status).toBe(200);
+    expect((await waitForRunStatus(world.client, runId, ['completed', 'failed'])).status).toBe('completed');
+    // The request after the command carries the note, after everything the model was sent before.
+    const [previous, told] = [ctx.model.requests[before - 1].body, ctx.model.requests[before].body];
+    expect(told.messages.at(-1).content).toContain('The user rejected your change to mid.txt');
+    expect(told.messages.slice(0, previous.messages.length)).toEqual(previous.messages);
+
+    const next = await world.client.post(`/api/v1/sessions/${sessionId}/messages`, { content: 'and now' });
+    expect((await waitForRunStatus(world.client, next.body.id, ['completed', 'failed'])).status).toBe('completed');
+    const again = ctx.model.requests.at(-1)?.body;
+    expect(again.messages.filter((m: any) => String(m.content ?? '').includes('rejected your change to mid.txt'))).toHaveLength(1);
   });
 
   it('should revert a whole run newest first, and refuse with both versions while a file changed since', async () => {
@@ -191,6 +226,9 @@ describe('agent changes: record, review, revert, approve with edits, fork', () =
     const second = await world.client.post(`/api/v1/sessions/${sessionId}/messages`, { content: 'now the second version' });
     expect((await waitForRunStatus(world.client, second.body.id, ['completed', 'failed'])).status).toBe('completed');
     expect(await readWorkspaceFile(ctx.stack, world, 'story.txt')).toBe('version two\n');
+    // The sandbox restarts between the runs and the fork (idle stop, host restart): its tmpfs is
+    // wiped, but the checkpoints live in the workspace's state volume.
+    await new Docker().getContainer(`${ctx.stack.sandboxPrefix}ws-${world.workspaceId}`).restart({ t: 1 });
 
     const log = await allEvents(world.client, sessionId);
     const message = log.find((e) => e.type === 'message.user' && e.data.content === 'now the second version');

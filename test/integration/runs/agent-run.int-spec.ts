@@ -1,4 +1,4 @@
-import { loadScenarioFile, builtinScenarioDir, startScriptedModelServer } from '@h/scripted-model';
+import { loadScenarioFile, builtinScenarioDir, parseScenario, startScriptedModelServer } from '@h/scripted-model';
 import { join } from 'node:path';
 import { startStack, TestStack } from '../../support/api-harness';
 import { allEvents, createRunWorld, readWorkspaceFile, RunWorld, ScriptedServer, seedWorkspace, waitForRunStatus } from '../../support/run-fixtures';
@@ -8,9 +8,18 @@ describe('agent runs through the API (scripted model, real sandbox)', () => {
   let stack: TestStack;
   let world: RunWorld;
   const scenario = loadScenarioFile(join(builtinScenarioDir(), 'fix-failing-test.json'));
+  // The scripted model answers only if the requests carry the workspace context (else the run fails).
+  const context = parseScenario({
+    name: 'workspace-context',
+    match: { firstUserMessageContains: 'Follow the house rules' },
+    turns: [
+      { expect: { messagesContain: ['## AGENTS.md\nCommit messages are in English.', '[Workspace file tree] 2 files', 'src/\n  app.js'] }, text: 'Read the rules.' },
+      { expect: { lastMessageContains: ['## AGENTS.md (updated)\nCommit messages are in Latin.', '+ src/added.js'] }, text: 'Saw the changes.' },
+    ],
+  });
 
   beforeAll(async () => {
-    model = await startScriptedModelServer({ scenarios: [scenario], demo: false });
+    model = await startScriptedModelServer({ scenarios: [scenario, context], demo: false });
     stack = await startStack({ worker: true, env: { DEEPSEEK_BASE_URL: model.url } });
     world = await createRunWorld(stack, 'agentrun');
   });
@@ -51,5 +60,23 @@ describe('agent runs through the API (scripted model, real sandbox)', () => {
     // The session list carries each session's newest run, so a UI needs no request per session.
     const listed = await world.client.get(`/api/v1/workspaces/${world.workspaceId}/sessions`);
     expect(listed.body.items.find((s: { id: string }) => s.id === session.body.id).latestRun).toEqual({ id: run.id, status: 'completed' });
+  });
+
+  it("should tell the model the workspace's instructions and file tree, then only what changed on the next message", async () => {
+    // A workspace of its own: the first test's files would be in its tree.
+    const world = await createRunWorld(stack, 'agentctx');
+    await seedWorkspace(stack, world, { 'AGENTS.md': 'Commit messages are in English.\n', 'src/app.js': 'console.log(1);\n' });
+    const session = await world.client.post(`/api/v1/workspaces/${world.workspaceId}/sessions`, { permissionMode: 'skip' });
+    const first = await world.client.post(`/api/v1/sessions/${session.body.id}/messages`, { content: 'Follow the house rules, please.' });
+    expect((await waitForRunStatus(world.client, first.body.id, ['completed', 'failed', 'cancelled'])).status).toBe('completed');
+    expect(model.failures).toEqual([]);
+
+    await seedWorkspace(stack, world, { 'AGENTS.md': 'Commit messages are in Latin.\n', 'src/added.js': '' });
+    const second = await world.client.post(`/api/v1/sessions/${session.body.id}/messages`, { content: 'I changed a few things.' });
+    expect((await waitForRunStatus(world.client, second.body.id, ['completed', 'failed', 'cancelled'])).status).toBe('completed');
+    expect(model.failures).toEqual([]);
+    // The second run's context is a patch, not the whole tree again.
+    const guidance = (await allEvents(world.client, session.body.id)).filter((e) => e.type === 'prompt.guidance' && e.data.workspaceContext);
+    expect(guidance.map((e) => e.data.workspaceContext.tree?.mode)).toEqual(['full', 'patch']);
   });
 });

@@ -153,3 +153,27 @@ describe('run queueing per user (RUNS_PER_USER=1, team limit 4)', () => {
     expect(Date.parse(second.startedAt)).toBeGreaterThanOrEqual(Date.parse(first.finishedAt));
   });
 });
+
+describe('run queueing per workspace (RUNS_PER_WORKSPACE=1: h2c maxConcurrent, for every run)', () => {
+  const ctx = useScriptedRunStack([slowScenario, quickScenario], { RUNS_PER_WORKSPACE: '1' });
+
+  it("should queue a workspace's second run behind its first while a run in another workspace starts at once", async () => {
+    const world = await createRunWorld(ctx.stack, 'queue-ws');
+    const other = await world.client.post(`/api/v1/teams/${world.teamId}/workspaces`, { name: 'queue-ws-other' });
+    await waitFor('the other workspace', async () => (await world.client.get(`/api/v1/workspaces/${other.body.id}`)).body.status === 'ready', 60000);
+    const first = await startRun(world, 'queue: hold the slot', { permissionMode: 'skip' });
+    await waitFor('the slow run to stream', async () => ctx.model.requests.some((r) => r.scenario === 'queue-slow'));
+
+    // Same user, same team, room in both: only the workspace is full.
+    const second = await startRun(world, 'queue: quick answer', { permissionMode: 'skip' });
+    expect([second.run.status, second.run.position]).toEqual(['queued', 1]);
+    const elsewhere = await startRun({ ...world, workspaceId: other.body.id }, 'queue: quick answer', { permissionMode: 'skip' });
+    expect((await waitForRunStatus(world.client, elsewhere.runId, FINISHED, 30000)).status).toBe('completed');
+    expect((await world.client.get(`/api/v1/runs/${first.runId}`)).body.status).toBe('running');
+    expect((await world.client.get(`/api/v1/runs/${second.runId}`)).body).toEqual(expect.objectContaining({ status: 'queued', position: 1 }));
+
+    const [a, b] = await Promise.all([first, second].map((r) => waitForRunStatus(world.client, r.runId, FINISHED, 60000)));
+    expect([a.status, b.status]).toEqual(['completed', 'completed']);
+    expect(Date.parse(b.startedAt)).toBeGreaterThanOrEqual(Date.parse(a.finishedAt));
+  });
+});

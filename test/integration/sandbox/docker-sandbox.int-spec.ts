@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_SANDBOX_LIMITS, SandboxWorkspace, type DockerSandboxDriver, type SandboxClient, type SandboxRecord } from '@h/sandbox';
-import { cleanup, IMAGE_TIMEOUT_MS, inspect, makeDriver, spec, testPrefix, waitFor } from './sandbox-test-kit';
+import { cleanup, dockerExec, IMAGE_TIMEOUT_MS, inspect, makeDriver, spec, testPrefix, waitFor } from './sandbox-test-kit';
 import { describeWorkspaceBehaviour } from './workspace-behaviour';
 
 const prefix = testPrefix();
@@ -35,7 +35,11 @@ describe('DockerSandboxDriver container', () => {
     expect(hc.PidsLimit).toBe(DEFAULT_SANDBOX_LIMITS.pids);
     expect(info.Config.User).toBe('1000:1000');
     expect(info.Config.Labels).toMatchObject({ 'h.managed': '1', 'h.ns': prefix, 'h.workspace': 'main', 'h.team': 'team-test', 'h.test': '1' });
-    expect(info.Mounts).toEqual([expect.objectContaining({ Type: 'volume', Name: record.volume, Destination: '/workspace' })]);
+    // The workspace's files, and beside them (outside /workspace) H's own state: nothing else.
+    expect(info.Mounts.sort((x, y) => x.Destination.localeCompare(y.Destination))).toEqual([
+      expect.objectContaining({ Type: 'volume', Name: `${record.volume}-state`, Destination: '/var/lib/h-state' }),
+      expect.objectContaining({ Type: 'volume', Name: record.volume, Destination: '/workspace' }),
+    ]);
     // No Docker socket anywhere inside.
     expect(info.Mounts.some((m) => m.Source.includes('docker.sock'))).toBe(false);
   });
@@ -81,13 +85,63 @@ describe('DockerSandboxDriver container', () => {
       const rec = await direct.ensure(spec('direct-socket'));
       const c = await direct.connect(rec);
       expect((await c.call('exec.run', { command: 'echo direct' })).stdout).toBe('direct\n');
-      expect(existsSync(path.join(dir, rec.name, 'sandboxd.sock'))).toBe(true);
+      expect(direct.transport(rec)).toBe('socket');
+      // The socket dir is named by a hash (short paths whatever the prefix), and goes with the container.
+      const [sub] = readdirSync(dir);
+      expect(existsSync(path.join(dir, sub, 'sandboxd.sock'))).toBe(true);
       await direct.remove(rec);
+      expect(readdirSync(dir)).toEqual([]);
     } finally {
       await direct.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('should fall back to the exec relay for a container created without the socket mount, and reconnect directly after a daemon restart', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'h-sock-'));
+    const direct = await makeDriver(prefix, { hostSocketDir: dir });
+    try {
+      // `record` (the suite's container) was created by a driver without hostSocketDir.
+      const c = await direct.connect(record);
+      expect((await c.call('exec.run', { command: 'echo relayed' })).stdout).toBe('relayed\n');
+      expect(direct.transport(record)).toBe('exec');
+
+      const rec = await direct.ensure(spec('direct-restart'));
+      expect(direct.transport(rec)).toBe('socket');
+      const first = await direct.connect(rec);
+      const { pid } = await first.call('health', {});
+      const closed = new Promise((r) => first.once('close', r));
+      await dockerExec(rec.name, ['kill', '-9', String(pid)]);
+      await closed;
+      // The restarted daemon makes a new socket in the same dir: the next connection uses it.
+      const again = await direct.connect(rec);
+      expect((await again.call('exec.run', { command: 'echo back' })).stdout).toBe('back\n');
+      expect(direct.transport(rec)).toBe('socket');
+      await direct.remove(rec);
+    } finally {
+      await direct.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('should reach a claimed warm container over its socket after a restart, under the workspace name', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'h-sock-'));
+    const pooled = await makeDriver(prefix, { hostSocketDir: dir, poolSize: 1 });
+    try {
+      await pooled.fillPool();
+      const rec = await pooled.ensure(spec('direct-pool'));
+      expect(rec.volume).toContain('vol-pool-');
+      expect(pooled.transport(rec)).toBe('socket');
+      await pooled.stop(rec);
+      const c = await pooled.connect(rec); // starts it again
+      expect((await c.call('exec.run', { command: 'echo pooled' })).stdout).toBe('pooled\n');
+      expect(pooled.transport(rec)).toBe('socket');
+      await pooled.remove(rec);
+    } finally {
+      await pooled.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('should run headless Chromium, pyright and tsc offline inside the locked-down container', async () => {
     await client.call('fs.write', { path: 'lang/t.py', content: 'x: int = "s"\n' });

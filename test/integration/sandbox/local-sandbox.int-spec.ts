@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LocalSandboxDriver, LocalSandboxRefusedError, SandboxWorkspace, type SandboxRecord } from '@h/sandbox';
@@ -40,6 +40,21 @@ describe(LocalSandboxDriver.name, () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('should keep checkpoints beside the workspace directory, across a stop, and remove them with it', async () => {
+    const r = await driver.ensure({ workspaceId: 'local-ckpt', teamId: 'team-test' });
+    const ws = new SandboxWorkspace(() => driver.connect(r));
+    await ws.writeFile('a.txt', 'before');
+    const { id } = await (await driver.connect(r)).call('checkpoint.create', {});
+    await ws.writeFile('a.txt', 'after');
+    await driver.stop(r);
+    expect(await (await driver.connect(r)).call('checkpoint.restore', { id })).toMatchObject({ removed: 0 });
+    expect(await ws.readTextFile('a.txt')).toBe('before');
+    expect((await ws.exec('ls -A')).stdout).toBe('a.txt\n');
+    expect(existsSync(`${r.volume}.h-state`)).toBe(true);
+    await driver.remove(r);
+    expect(existsSync(`${r.volume}.h-state`)).toBe(false);
   });
 
   it('should come back after a stop on next use, with the directory intact', async () => {

@@ -96,7 +96,8 @@ describe('sandbox lifecycle', () => {
     const look = await wsB.exec('ls -a /workspace; cat /workspace/secret.txt 2>&1; ls /var/lib/docker 2>&1 | head -1');
     expect(look.stdout).not.toContain('only for a');
     expect(look.stdout).not.toMatch(/secret\.txt\n/);
-    expect((await inspect(a)).Mounts[0].Name).not.toBe((await inspect(b)).Mounts[0].Name);
+    const wsVolume = async (r: SandboxRecord) => (await inspect(r)).Mounts.find((m) => m.Destination === '/workspace')?.Name;
+    expect(await wsVolume(a)).not.toBe(await wsVolume(b));
   });
 
   it('should restart a stopped sandbox on next use, and stop idle ones by itself', async () => {
@@ -170,6 +171,8 @@ describe('sandbox lifecycle', () => {
       expect(report.removedContainers).not.toContain(known.name);
       expect(report.removedContainers).not.toContain(theirs.name);
       expect(report.orphanVolumes).toContain(orphan.volume);
+      // A workspace's state volume goes with its workspace volume, never reported on its own.
+      expect(report.orphanVolumes.filter((v) => v.endsWith('-state'))).toEqual([]);
       expect((await restarted.status(orphan)).state).toBe('missing');
       expect((await restarted.status(known)).state).toBe('running');
       expect((await neighbour.status(theirs)).state).toBe('running');

@@ -66,7 +66,9 @@ describe('workspace network access', () => {
     const { workspace, record } = await openSandbox();
     const info = await docker.getContainer(record.name).inspect();
     expect(info.HostConfig.NetworkMode).toBe('none');
-    expect(info.HostConfig.Binds).toEqual([`${path.join(socketDir, f.workspaceId)}:/run/h/egress:ro`]);
+    // Besides the egress socket only the model gateway's run sockets (read-only, every sandbox has them)
+    // and sandboxd's own socket dir (the host's direct transport to it, SANDBOX_SOCKET_DIR).
+    expect(outwardBinds(info.HostConfig.Binds)).toEqual([`${path.join(socketDir, f.workspaceId)}:/run/h/egress:ro`, `${stack.config.modelGatewaySocketDir}:/run/h/model:ro`]);
     // localhost is in NO_PROXY (the sandbox's own loopback): send it to the proxy explicitly.
     const r = await workspace.exec(`curl -sS --max-time 20 --noproxy '' http://localhost:${port}/`);
     expect(r.stdout).toBe('allowed host says hi');
@@ -89,7 +91,15 @@ describe('workspace network access', () => {
     expect(r.stderr).toMatch(/x-h-egress-refused: NETWORK_OFF/i);
     const { record } = await openSandbox();
     const info = await docker.getContainer(record.name).inspect();
-    expect(info.HostConfig.Binds).toEqual([]);
+    expect(outwardBinds(info.HostConfig.Binds)).toEqual([`${stack.config.modelGatewaySocketDir}:/run/h/model:ro`]);
     expect(info.HostConfig.NetworkMode).toBe('none');
   });
 });
+
+/** A sandbox's binds other than sandboxd's own socket dir, of which there is at most one. */
+function outwardBinds(binds: string[] | null | undefined): string[] {
+  const all = binds ?? [];
+  const daemon = all.filter((b) => b.endsWith(':/run/sandboxd'));
+  expect(daemon.length).toBeLessThanOrEqual(1);
+  return all.filter((b) => !daemon.includes(b));
+}

@@ -133,6 +133,27 @@ describe('live access control (Socket.IO and SSE)', () => {
     expect(run.body).toMatchObject({ cancelRequestedAt: null, status: expect.not.stringMatching(/^cancelled$/) });
   });
 
+  it('should hold socket actions to the token scopes: read watches, run cancels and approves, terminals need write', async () => {
+    const read = await connected({ token: (await createToken(f.owner, f.teamId, { scopes: ['read'] })).secret });
+    const run = await connected({ token: (await createToken(f.owner, f.teamId, { scopes: ['run'] })).secret });
+    const { sessionId, runId } = await newRun(f);
+    const permissionId = await newPermission(f);
+    const decide = { permissionId, behavior: 'deny', message: 'not now' };
+    const terminal = { workspaceId: f.workspaceId, cols: 80, rows: 24 };
+
+    expect(code(await ack(read, 'subscribe', { sessionId, afterSeq: 0 }))).toBe('ok');
+    const refused = [await ack(read, 'run.cancel', { runId }), await ack(read, 'permission.decide', decide), await ack(run, 'terminal.open', terminal)];
+    expect(refused.map(code)).toEqual(['INSUFFICIENT_SCOPE', 'INSUFFICIENT_SCOPE', 'INSUFFICIENT_SCOPE']);
+    expect(refused.map((a) => (a.ok ? '' : a.error.message))).toEqual([
+      expect.stringContaining('the run scope'),
+      expect.stringContaining('the run scope'),
+      expect.stringContaining('the write scope'),
+    ]);
+    expect((await f.owner.client.get(`/api/v1/runs/${runId}`)).body.cancelRequestedAt).toBeNull();
+
+    expect([code(await ack(run, 'run.cancel', { runId })), code(await ack(run, 'permission.decide', decide))]).toEqual(['ok', 'ok']);
+  });
+
   it('should end a live socket subscription once its token is revoked, without a message from the client', async () => {
     const token = await createToken(f.member, f.teamId, { scopes: ['read'] });
     const socket = await connected({ token: token.secret });

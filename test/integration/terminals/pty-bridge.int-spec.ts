@@ -114,7 +114,32 @@ describe('terminals over Socket.IO (PTY bridge)', () => {
     await type(member, id, 'echo control-$((7+7))\r');
     await seen(viewer, id, 'control-14');
     expect(viewer.text(id)).not.toContain('viewer-typed');
-    expect(member.text(id)).not.toContain('18');
+    // Its output would be `viewer-typed-18` (the prompt's container hostname may hold a bare "18").
+    expect(member.text(id)).not.toContain('viewer-typed-18');
+    await close(member, id);
+  });
+
+  it('should tell every watcher when a server started in any terminal serves a page, once per URL, and list it again on reattach', async () => {
+    const member = await watcher(f.member.client);
+    const viewer = await watcher(f.viewer.client);
+    const previews: { terminalId: string; url: string }[] = [];
+    viewer.socket.on('terminal.preview', (e) => previews.push(e));
+    expect((await viewer.socket.emitWithAck('terminal.list', { workspaceId: f.workspaceId })).ok).toBe(true);
+    const id = await open(member);
+    // A plain shell, not the agent's run_in_terminal: python's server prints http://127.0.0.1:8123/.
+    await type(member, id, 'cd /tmp && python3 -m http.server 8123 --bind 127.0.0.1 &\r');
+    const url = 'http://127.0.0.1:8123/';
+    await waitFor('terminal.preview for the server', async () => previews.find((p) => p.terminalId === id && p.url === url), 30_000);
+    // The same URL printed again (still served) is not offered twice, one nobody serves is not
+    // offered at all, and a second server in the same terminal is.
+    await type(member, id, 'echo http://127.0.0.1:8123/ http://localhost:8125/ && python3 -m http.server 8124 --bind 127.0.0.1\r');
+    const second = 'http://127.0.0.1:8124/';
+    await waitFor('terminal.preview for the second server', async () => previews.find((p) => p.url === second), 30_000);
+    expect(previews.filter((p) => p.terminalId === id).map((p) => p.url)).toEqual([url, second]);
+    await type(member, id, '\x03kill %1\r');
+
+    const again = await attachAndWrite(await watcher(f.viewer.client), 'terminal.attach', { workspaceId: f.workspaceId, terminalId: id });
+    expect(again).toMatchObject({ ok: true, data: { previews: [url, second] } });
     await close(member, id);
   });
 

@@ -4,16 +4,16 @@ import { PROMPT_CHUNKS } from './prompt-chunks';
 
 describe(ItrSelector.name, () => {
   it('should always include the core chunks and nothing else for an unrelated request', () => {
-    expect(selectChunks('Hello there')).toEqual(['core_rules', 'lang_general']);
+    expect(selectChunks('Hello there')).toEqual(['core_rules', 'lang_general', 'prior_history']);
   });
 
   it('should include a chunk only when two of its triggers occur', () => {
-    expect(selectChunks('please look at pytest')).toEqual(['core_rules', 'lang_general']);
-    expect(selectChunks('pytest fails with a Traceback')).toEqual(['core_rules', 'lang_general', 'lang_python']);
+    expect(selectChunks('please look at pytest')).toEqual(['core_rules', 'lang_general', 'prior_history']);
+    expect(selectChunks('pytest fails with a Traceback')).toEqual(['core_rules', 'lang_general', 'prior_history', 'lang_python']);
   });
 
   it('should match extension triggers at a word boundary only', () => {
-    expect(selectChunks('styles in app.css and page.html')).toEqual(['core_rules', 'lang_general']);
+    expect(selectChunks('styles in app.css and page.html')).toEqual(['core_rules', 'lang_general', 'prior_history']);
     expect(selectChunks('main.c includes util.h')).toContain('lang_c');
   });
 
@@ -29,11 +29,11 @@ describe(ItrSelector.name, () => {
   it('should not let guidance already appended to a message trigger further chunks', () => {
     const itr = new ItrSelector();
     itr.observeMessage({ role: 'tool', content: `ok\n\n${buildGuidance(['diagnostics', 'build_fix'])}` });
-    expect(itr.selected()).toEqual(['core_rules', 'lang_general']);
+    expect(itr.selected()).toEqual(['core_rules', 'lang_general', 'prior_history']);
   });
 
   it('should keep the full prompt small and name the finishing tools', () => {
-    const prompt = buildSystemPrompt(['core_rules', 'lang_general'], '/workspace');
+    const prompt = buildSystemPrompt(['core_rules', 'lang_general', 'prior_history'], '/workspace');
     expect(prompt).toContain('write_summary and task_complete, both in one response');
     expect(prompt.length / 4).toBeLessThan(800);
   });

@@ -78,9 +78,19 @@ Read the whole error; open the file at the reported line; make the smallest fix;
   offered.has('grep') ? ' Find definitions and usages with grep instead of guessing APIs.' : ''
 }`;
 
+/**
+ * The seed's fixed prior-history guidance (dsh "Prior-history guidance"), verbatim, for every agent
+ * offered the session-query tools (the main agent; sub-agents have none, so they get no text).
+ */
+export const PRIOR_HISTORY_GUIDANCE =
+  'Use session_search to find relevant work from prior sessions, or session_event_search to search earlier events in one session. Search results are cursor-free and workspace-scoped. Follow a useful hit with session_trace, session_event_trace, or session_event_read when you need lineage, relationships, or exact data.';
+
+const PRIOR_HISTORY = (offered: OfferedTools) => (offered.has('session_search') ? `# Prior history\n${PRIOR_HISTORY_GUIDANCE}` : '');
+
 export const PROMPT_CHUNKS: readonly PromptChunk[] = [
   { id: 'core_rules', always: true, triggers: [], text: coreRules },
   { id: 'lang_general', always: true, triggers: [], text: LANG_GENERAL },
+  { id: 'prior_history', always: true, triggers: [], text: PRIOR_HISTORY },
   {
     id: 'build_fix',
     triggers: ['build', 'compile', 'error', 'fix', 'edit_file', 'write_file', 'read_problems', 'run_command', 'syntax'],

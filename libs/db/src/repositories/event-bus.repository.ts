@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import type { DeltaFrame } from '@h/contracts';
+import type { DeltaFrame, WorkspaceStatusEvent } from '@h/contracts';
 import { RedisService } from '../redis.service';
 import type { EventEnvelope } from './event.repository';
 
@@ -21,6 +21,8 @@ export class EventBusRepository implements OnModuleDestroy {
   private subscriber: Redis | null = null;
   private readonly listeners = new Set<BusListener>();
   private readonly cancelListeners = new Set<(runId: string) => void>();
+  private readonly statusListeners = new Set<(event: WorkspaceStatusEvent) => void>();
+  private readonly dismissListeners = new Set<(ref: { workspaceId: string; terminalId: string }) => void>();
 
   constructor(private readonly redis: RedisService) {}
 
@@ -43,6 +45,28 @@ export class EventBusRepository implements OnModuleDestroy {
     await this.redis.client.publish(this.redis.key('run-cancel'), runId);
   }
 
+  /** A workspace's setup progressed (worker) or ended: every api process tells its watching sockets. */
+  async publishWorkspaceStatus(event: WorkspaceStatusEvent): Promise<void> {
+    await this.redis.client.publish(this.redis.key('workspace-status'), JSON.stringify(event));
+  }
+
+  /** An ended terminal's history was dismissed: every api process updates its watching sockets' lists. */
+  async publishTerminalDismissed(ref: { workspaceId: string; terminalId: string }): Promise<void> {
+    await this.redis.client.publish(this.redis.key('terminal-dismissed'), JSON.stringify(ref));
+  }
+
+  async onTerminalDismissed(listener: (ref: { workspaceId: string; terminalId: string }) => void): Promise<() => void> {
+    await this.ensureSubscriber();
+    this.dismissListeners.add(listener);
+    return () => this.dismissListeners.delete(listener);
+  }
+
+  async onWorkspaceStatus(listener: (event: WorkspaceStatusEvent) => void): Promise<() => void> {
+    await this.ensureSubscriber();
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
   /** Starts one pattern subscription per process; listeners filter by session. */
   async onMessage(listener: BusListener): Promise<() => void> {
     await this.ensureSubscriber();
@@ -62,6 +86,8 @@ export class EventBusRepository implements OnModuleDestroy {
     this.subscriber = sub;
     const eventsPattern = this.redis.key('events', '*');
     const cancelChannel = this.redis.key('run-cancel');
+    const statusChannel = this.redis.key('workspace-status');
+    const dismissChannel = this.redis.key('terminal-dismissed');
     const prefixLength = this.redis.key('events', '').length;
     sub.on('pmessage', (_pattern, channel, payload) => {
       const sessionId = channel.slice(prefixLength);
@@ -75,11 +101,38 @@ export class EventBusRepository implements OnModuleDestroy {
     });
     sub.on('message', (channel, payload) => {
       if (channel === cancelChannel) for (const l of this.cancelListeners) l(payload);
+      if (channel === dismissChannel) {
+        const ref = parseTerminalRef(payload);
+        if (ref) for (const l of this.dismissListeners) l(ref);
+      }
+      if (channel === statusChannel) {
+        const event = parseStatus(payload);
+        if (event) for (const l of this.statusListeners) l(event);
+      }
     });
-    await Promise.all([sub.psubscribe(eventsPattern), sub.subscribe(cancelChannel)]);
+    await Promise.all([sub.psubscribe(eventsPattern), sub.subscribe(cancelChannel, statusChannel, dismissChannel)]);
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+  }
+}
+
+function parseStatus(payload: string): WorkspaceStatusEvent | null {
+  try {
+    const e = JSON.parse(payload) as Partial<WorkspaceStatusEvent>;
+    if (typeof e?.workspaceId !== 'string' || typeof e.status !== 'string') return null;
+    return { workspaceId: e.workspaceId, status: e.status, statusMessage: typeof e.statusMessage === 'string' ? e.statusMessage : null };
+  } catch {
+    return null;
+  }
+}
+
+function parseTerminalRef(payload: string): { workspaceId: string; terminalId: string } | null {
+  try {
+    const r = JSON.parse(payload) as { workspaceId?: unknown; terminalId?: unknown };
+    return typeof r?.workspaceId === 'string' && typeof r.terminalId === 'string' ? { workspaceId: r.workspaceId, terminalId: r.terminalId } : null;
+  } catch {
+    return null;
   }
 }

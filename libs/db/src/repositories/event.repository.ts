@@ -13,6 +13,14 @@ export interface NewEvent {
 }
 
 /** Thrown when a worker appends for a run whose lease another worker has taken over. */
+/** What a run's log says about its result (EventRepository.runOutcomes). */
+export interface RunOutcome {
+  summary: string | null;
+  reply: string | null;
+  /** The run's terminal event, once the log has it (the run row may follow a moment later). */
+  end: { type: 'run.done' | 'run.failed' | 'run.cancelled'; ts: Date; data: { summary?: string | null; reply?: string | null; code?: string; message?: string; usage?: UsageTotals } } | null;
+}
+
 export class LeaseLostError extends Error {
   constructor(runId: string) {
     super(`run ${runId} is now owned by another worker`);
@@ -45,7 +53,7 @@ export class EventRepository {
   async append(
     sessionId: string,
     events: NewEvent[],
-    options: { runId?: string | null; leaseId?: string; tx?: Tx; usage?: UsageTotals; state?: Record<string, unknown> } = {},
+    options: { runId?: string | null; leaseId?: string; tx?: Tx; usage?: UsageTotals; state?: Record<string, unknown>; durable?: boolean } = {},
   ): Promise<EventEnvelope[]> {
     if (!events.length) return [];
     // The log is what every reader rebuilds from: a producer that writes a shape the contract does
@@ -60,6 +68,13 @@ export class EventRepository {
     const ts = new Date();
     const items = JSON.stringify(events.map((e) => ({ type: e.type, data: e.data ?? {} })));
     const client = options.tx ?? this.prisma;
+    // `durable: false` commits without waiting for the WAL flush (synchronous_commit off for this
+    // statement's own transaction only): 0.2 ms instead of 4–12 ms under load (bench/runs). The
+    // events are committed and visible at once; what a Postgres crash (not a worker's) can lose is
+    // the last few hundred milliseconds of them, until the next durable commit, which flushes the
+    // WAL up to itself and so makes every earlier one durable too. Inside a caller's `tx` the
+    // caller's commit decides.
+    const fast = options.durable === false && !options.tx;
     const rows = await client.$queryRaw<Array<{ seq: number }>>`
       WITH owned AS (
         UPDATE "Run" SET "updatedAt" = now() AT TIME ZONE 'UTC',
@@ -82,6 +97,7 @@ export class EventRepository {
       INSERT INTO "Event" ("sessionId", "seq", "runId", "type", "data", "ts")
       SELECT ${sessionId}::uuid, (b."lastSeq" - ${events.length}::int + e.ord)::int, ${runId}::uuid, e.item->>'type', e.item->'data', ${ts.toISOString()}::timestamp(3)
       FROM bumped b, jsonb_array_elements(${items}::jsonb) WITH ORDINALITY AS e(item, ord)
+      WHERE NOT ${fast}::boolean OR set_config('synchronous_commit', 'off', true) IS NOT NULL
       RETURNING "seq"`;
     if (rows.length !== events.length) {
       if (fenced) throw new LeaseLostError(options.runId as string);
@@ -91,9 +107,10 @@ export class EventRepository {
     return events.map((e, i) => ({ sessionId, seq: first + i, runId, ts: ts.toISOString(), type: e.type, data: (e.data ?? {}) as unknown }));
   }
 
-  async list(sessionId: string, options: { after?: number; limit?: number; runId?: string } = {}): Promise<EventEnvelope[]> {
+  /** `types`: only events of these types (e.g. a run looking for decisions made while it works). */
+  async list(sessionId: string, options: { after?: number; limit?: number; runId?: string; types?: string[] } = {}): Promise<EventEnvelope[]> {
     const rows = await this.prisma.event.findMany({
-      where: { sessionId, seq: { gt: options.after ?? 0 }, ...(options.runId ? { runId: options.runId } : {}) },
+      where: { sessionId, seq: { gt: options.after ?? 0 }, ...(options.runId ? { runId: options.runId } : {}), ...(options.types ? { type: { in: options.types } } : {}) },
       orderBy: { seq: 'asc' },
       take: options.limit ?? 1000,
       select: { sessionId: true, seq: true, runId: true, ts: true, type: true, data: true },
@@ -123,6 +140,30 @@ export class EventRepository {
     return { items, hasMore: scanned > items.length };
   }
 
+  /**
+   * What each run left for its reader: the newest `summary.written` of the run (or its `run.done`
+   * summary), the `run.done` reply, and the terminal event (`run.done|failed|cancelled`) if the log
+   * has one. One query for a whole list of runs.
+   */
+  async runOutcomes(runIds: string[]): Promise<Map<string, RunOutcome>> {
+    const out = new Map<string, RunOutcome>();
+    if (!runIds.length) return out;
+    const rows = await this.prisma.event.findMany({
+      where: { runId: { in: runIds }, type: { in: ['summary.written', 'run.done', 'run.failed', 'run.cancelled'] } },
+      orderBy: { seq: 'asc' },
+      select: { runId: true, type: true, data: true, ts: true },
+    });
+    for (const row of rows) {
+      const data = (row.data ?? {}) as NonNullable<RunOutcome['end']>['data'];
+      const seen = out.get(row.runId as string) ?? { summary: null, reply: null, end: null };
+      if (typeof data.summary === 'string') seen.summary = data.summary;
+      if (row.type === 'run.done' && typeof data.reply === 'string') seen.reply = data.reply;
+      if (row.type !== 'summary.written') seen.end = { type: row.type as NonNullable<RunOutcome['end']>['type'], ts: row.ts, data };
+      out.set(row.runId as string, seen);
+    }
+    return out;
+  }
+
   /** Every event of a session, in order, for rebuilding the model conversation. */
   async listAll(sessionId: string): Promise<EventEnvelope[]> {
     const out: EventEnvelope[] = [];
@@ -131,6 +172,16 @@ export class EventRepository {
       out.push(...page);
       if (page.length < 5000) return out;
     }
+  }
+
+  /** The newest event of `runId` whose type is one of `types` (e.g. a run's terminal event), or null. */
+  async lastOfRun(sessionId: string, runId: string, types: string[]): Promise<EventEnvelope | null> {
+    const row = await this.prisma.event.findFirst({
+      where: { sessionId, runId, type: { in: types } },
+      orderBy: { seq: 'desc' },
+      select: { sessionId: true, seq: true, runId: true, ts: true, type: true, data: true },
+    });
+    return row ? { ...row, ts: row.ts.toISOString() } : null;
   }
 
   async lastSeq(sessionId: string): Promise<number> {

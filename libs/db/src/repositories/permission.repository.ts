@@ -82,6 +82,12 @@ export class PermissionRepository {
     return count > 0;
   }
 
+  /** The request a run is parked on, if any (a run asks one at a time). */
+  async findPendingForRun(runId: string): Promise<PermissionRecord | null> {
+    const row = await this.prisma.permissionRequest.findFirst({ where: { runId, status: 'pending' }, orderBy: { createdAt: 'desc' }, select });
+    return row ? toRecord(row) : null;
+  }
+
   async cancelPendingForRun(runId: string): Promise<void> {
     await this.prisma.permissionRequest.updateMany({ where: { runId, status: 'pending' }, data: { status: 'cancelled', decidedAt: new Date() } });
   }

@@ -28,6 +28,11 @@ export interface RunRecord {
   error: { code: string; message: string } | null;
   usage: UsageTotals;
   cancelRequestedAt: Date | null;
+  /** A sub-agent run: the run that delegated it and the tool call it answers; null for a person's run. */
+  parentRunId: string | null;
+  parentToolCallId: string | null;
+  /** The sub-agent's profile (libs/contracts agent-profiles.ts); null for a person's run. */
+  profile: string | null;
   queuedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -45,6 +50,9 @@ const runSelect = {
   error: true,
   ...usageSelect,
   cancelRequestedAt: true,
+  parentRunId: true,
+  parentToolCallId: true,
+  profile: true,
   queuedAt: true,
   startedAt: true,
   finishedAt: true,
@@ -61,6 +69,8 @@ function toRecord(r: Row): RunRecord {
 export interface ConcurrencyLimits {
   perTeam: number;
   perUser: number;
+  /** Runs at once per workspace (h2c's `maxConcurrent`): one sandbox shares its CPU and memory among them. */
+  perWorkspace: number;
 }
 
 @Injectable()
@@ -72,7 +82,8 @@ export class RunRepository {
 
   /**
    * Creates a queued run and appends its `message.user` event in one transaction. A repeated
-   * `clientMessageId` returns the first run instead (idempotent retries from flaky clients).
+   * `clientMessageId` returns the first run instead (idempotent retries from flaky clients); null
+   * when the session does not exist (deleted meanwhile).
    * `title` names a session that has no title yet, in the same transaction (no commit of its own).
    * A team with `maxActive` runs queued or running gets a QuotaExceededError; the count is taken
    * under a per-team lock, so parallel posts cannot overshoot it.
@@ -85,46 +96,62 @@ export class RunRepository {
     clientMessageId?: string;
     title?: string;
     maxActive: number;
-  }): Promise<{ run: RunRecord; created: boolean; events: EventEnvelope[] }> {
+    /** Step-by-step mode for this run; absent: the session's option (AgentSession.stepMode). */
+    stepMode?: boolean;
+  }): Promise<{ run: RunRecord; created: boolean; events: EventEnvelope[] } | null> {
     if (input.clientMessageId) {
       const existing = await this.findByClientMessageId(input.sessionId, input.clientMessageId);
       if (existing) return { run: existing, created: false, events: [] };
     }
     // The quota count needs the lock first (a statement sees only what committed before it
-    // began); the rest is one statement: the run, its message event and the session's first title
-    // (a burst of 50 messages used to spend five round trips and a second commit per message here,
-    // bench/runs). A raced clientMessageId inserts nothing (ON CONFLICT), so nothing else is written.
+    // began); the rest is one statement: the count, and only under the limit the run, its message
+    // event and the session's first title. The lock is held for that one round trip and the
+    // commit (a burst of 50 messages to one team queues on it, bench/runs; it used to be five
+    // round trips and a second commit). A raced clientMessageId inserts nothing (ON CONFLICT).
     const id = randomUUID();
     const ts = new Date();
     const at = ts.toISOString();
     const data = { content: input.content, userId: input.userId };
-    const rows = await this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-run-quota:' + input.teamId}))`;
-      const used = await tx.run.count({ where: { teamId: input.teamId, status: { in: QUOTA_RUN_STATUSES } } });
-      if (used >= input.maxActive) throw new QuotaExceededError('activeRuns', used, input.maxActive);
-      return tx.$queryRaw<Array<{ seq: number }>>`
-        WITH run AS (
-          INSERT INTO "Run" ("id", "sessionId", "teamId", "userId", "clientMessageId", "queuedAt", "createdAt", "updatedAt")
-          VALUES (${id}::uuid, ${input.sessionId}::uuid, ${input.teamId}::uuid, ${input.userId}::uuid, ${input.clientMessageId ?? null}::text,
-            ${at}::timestamp(3), ${at}::timestamp(3), ${at}::timestamp(3))
-          ON CONFLICT ("sessionId", "clientMessageId") DO NOTHING
-          RETURNING "id"
-        ), bumped AS (
-          UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = ${at}::timestamp(3),
-            "title" = CASE WHEN "title" = '' AND ${input.title ?? null}::text IS NOT NULL THEN ${input.title ?? null}::text ELSE "title" END
-          WHERE "id" = ${input.sessionId}::uuid AND EXISTS (SELECT 1 FROM run)
-          RETURNING "lastSeq"
-        )
-        INSERT INTO "Event" ("sessionId", "seq", "runId", "type", "data", "ts")
-        SELECT ${input.sessionId}::uuid, b."lastSeq", ${id}::uuid, 'message.user', ${JSON.stringify(data)}::jsonb, ${at}::timestamp(3)
-        FROM bumped b
-        RETURNING "seq"`;
-    });
+    const statuses = QUOTA_RUN_STATUSES.map(String);
+    const [result] = await this.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-run-quota:' + input.teamId}))`;
+        // The run's step mode is the message's choice or the session's option, decided in this
+        // statement (no read of the session first) and kept on its message.user event.
+        return tx.$queryRaw<Array<{ used: number; seq: number | null; stepMode: boolean | null }>>`
+          WITH used AS (
+            SELECT COUNT(*)::int AS n FROM "Run" WHERE "teamId" = ${input.teamId}::uuid AND "status"::text = ANY(${statuses}::text[])
+          ), run AS (
+            INSERT INTO "Run" ("id", "sessionId", "teamId", "userId", "clientMessageId", "queuedAt", "createdAt", "updatedAt")
+            SELECT ${id}::uuid, ${input.sessionId}::uuid, ${input.teamId}::uuid, ${input.userId}::uuid, ${input.clientMessageId ?? null}::text,
+              ${at}::timestamp(3), ${at}::timestamp(3), ${at}::timestamp(3)
+            FROM used JOIN "AgentSession" s ON s."id" = ${input.sessionId}::uuid WHERE used.n < ${input.maxActive}::int
+            ON CONFLICT ("sessionId", "clientMessageId") DO NOTHING
+            RETURNING "id"
+          ), bumped AS (
+            UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = ${at}::timestamp(3),
+              "title" = CASE WHEN "title" = '' AND ${input.title ?? null}::text IS NOT NULL THEN ${input.title ?? null}::text ELSE "title" END
+            WHERE "id" = ${input.sessionId}::uuid AND EXISTS (SELECT 1 FROM run)
+            RETURNING "lastSeq", COALESCE(${input.stepMode ?? null}::boolean, "stepMode") AS "stepMode"
+          ), event AS (
+            INSERT INTO "Event" ("sessionId", "seq", "runId", "type", "data", "ts")
+            SELECT ${input.sessionId}::uuid, b."lastSeq", ${id}::uuid, 'message.user',
+              ${JSON.stringify(data)}::jsonb || CASE WHEN b."stepMode" THEN '{"stepMode":true}'::jsonb ELSE '{}'::jsonb END, ${at}::timestamp(3)
+            FROM bumped b
+            RETURNING "seq"
+          )
+          SELECT used.n AS used, (SELECT "seq" FROM event) AS seq, (SELECT "stepMode" FROM bumped) AS "stepMode" FROM used`;
+      },
+      // In a burst the posts queue for a pooled connection and the lock: wait, not fail.
+      { maxWait: 15_000, timeout: 15_000 },
+    );
+    if (result.used >= input.maxActive) throw new QuotaExceededError('activeRuns', result.used, input.maxActive);
+    const rows = result.seq === null ? [] : [{ seq: result.seq }];
     if (!rows.length) {
       // Two requests with the same clientMessageId raced; the loser answers with the winner's run.
       const existing = input.clientMessageId ? await this.findByClientMessageId(input.sessionId, input.clientMessageId) : null;
       if (existing) return { run: existing, created: false, events: [] };
-      throw new Error(`session ${input.sessionId} does not exist`);
+      return null; // the session is gone
     }
     const run: RunRecord = {
       id,
@@ -137,12 +164,16 @@ export class RunRepository {
       error: null,
       usage: { ...ZERO_USAGE },
       cancelRequestedAt: null,
+      parentRunId: null,
+      parentToolCallId: null,
+      profile: null,
       queuedAt: ts,
       startedAt: null,
       finishedAt: null,
       createdAt: ts,
     };
-    const events: EventEnvelope[] = [{ sessionId: input.sessionId, seq: Number(rows[0].seq), runId: id, ts: at, type: 'message.user', data }];
+    const eventData = result.stepMode ? { ...data, stepMode: true } : data;
+    const events: EventEnvelope[] = [{ sessionId: input.sessionId, seq: Number(rows[0].seq), runId: id, ts: at, type: 'message.user', data: eventData }];
     return { run, created: true, events };
   }
 
@@ -170,6 +201,17 @@ export class RunRepository {
     return rows.map(toRecord);
   }
 
+  /** A workspace's runs, newest first, each with its session's title (bots' `h runs`). */
+  async listByWorkspace(workspaceId: string, options: { statuses?: RunStatusName[]; limit: number }): Promise<Array<RunRecord & { title: string }>> {
+    const rows = await this.prisma.run.findMany({
+      where: { session: { workspaceId }, ...(options.statuses ? { status: { in: options.statuses } } : {}) },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: options.limit,
+      select: { ...runSelect, session: { select: { title: true } } },
+    });
+    return rows.map(({ session, ...r }) => ({ ...toRecord(r), title: session.title }));
+  }
+
   /** The newest run of each session, in one query (for session lists). */
   async latestForSessions(sessionIds: string[]): Promise<Map<string, { id: string; status: RunStatusName }>> {
     if (!sessionIds.length) return new Map();
@@ -195,34 +237,50 @@ export class RunRepository {
 
   /**
    * Picks the team's queued runs that may start now and marks them running: runs of one session go
-   * one at a time in order, and at most `limits` run per team and per user. A transaction-scoped
+   * one at a time in order, and at most `limits` run per team, per user and per workspace. A transaction-scoped
    * advisory lock per team makes concurrent admissions (api and workers) agree.
    */
   async admit(teamId: string, limits: ConcurrencyLimits): Promise<RunRecord[]> {
     return this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-admit:' + teamId}))`;
       const active = await tx.run.findMany({
-        where: { teamId, status: { in: ['running', 'waiting_permission'] } },
-        select: { userId: true, sessionId: true, status: true },
+        where: { teamId, status: { in: ['running', 'waiting_permission', 'waiting_children'] } },
+        select: { userId: true, sessionId: true, status: true, session: { select: { workspaceId: true } } },
       });
       const running = active.filter((r) => r.status === 'running');
       const busySessions = new Set(active.map((r) => r.sessionId));
-      const queued = await tx.run.findMany({ where: { teamId, status: 'queued' }, orderBy: [{ queuedAt: 'asc' }, { createdAt: 'asc' }], select: runSelect });
+      const queued = await tx.run.findMany({
+        where: { teamId, status: 'queued' },
+        orderBy: [{ queuedAt: 'asc' }, { createdAt: 'asc' }],
+        select: { ...runSelect, session: { select: { workspaceId: true } } },
+      });
       let teamCount = running.length;
       const perUser = new Map<string, number>();
-      for (const r of running) perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
+      const perWorkspace = new Map<string, number>();
+      for (const r of running) {
+        perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
+        perWorkspace.set(r.session.workspaceId, (perWorkspace.get(r.session.workspaceId) ?? 0) + 1);
+      }
       const admitted: Row[] = [];
       const seenSessions = new Set<string>();
       for (const run of queued) {
         if (teamCount >= limits.perTeam) break;
-        // Only the oldest queued run of a session is a candidate; later ones wait behind it.
-        if (seenSessions.has(run.sessionId)) continue;
-        seenSessions.add(run.sessionId);
-        if (busySessions.has(run.sessionId)) continue;
+        // Sub-agents of a parked parent run in its session side by side (that is the point of
+        // delegate_parallel); they count against the team, user and workspace limits like any run.
+        if (!run.parentRunId) {
+          // Only the oldest queued run of a session is a candidate; later ones wait behind it.
+          if (seenSessions.has(run.sessionId)) continue;
+          seenSessions.add(run.sessionId);
+          if (busySessions.has(run.sessionId)) continue;
+        }
         if ((perUser.get(run.userId) ?? 0) >= limits.perUser) continue;
-        admitted.push(run);
+        const workspaceId = run.session.workspaceId;
+        if ((perWorkspace.get(workspaceId) ?? 0) >= limits.perWorkspace) continue;
+        const { session: _s, ...row } = run;
+        admitted.push(row);
         teamCount++;
         perUser.set(run.userId, (perUser.get(run.userId) ?? 0) + 1);
+        perWorkspace.set(workspaceId, (perWorkspace.get(workspaceId) ?? 0) + 1);
       }
       if (admitted.length) {
         await tx.run.updateMany({ where: { id: { in: admitted.map((r) => r.id) }, status: 'queued' }, data: { status: 'running' } });
@@ -243,18 +301,24 @@ export class RunRepository {
     return rows.map(toRecord);
   }
 
-  /** A worker takes the run: a new lease fences off any earlier worker that may still be alive. */
+  /**
+   * A worker takes the run: a new lease fences off any earlier worker that may still be alive.
+   * One round trip for a run's first claim (the common case, on the path from a posted message to
+   * a working agent): the update returns the row, and sets startedAt, which the enqueue → start
+   * latency is measured against (bench/runs). A resumed run (startedAt already set) takes a second.
+   */
   async claim(id: string): Promise<{ run: RunRecord; leaseId: string } | null> {
     const leaseId = randomUUID();
-    // One statement: the claim is on the path from a posted message to a working agent, and
-    // startedAt (first claim only) is what the enqueue → start latency is measured against.
-    const claimed = await this.prisma.$executeRaw`
-      UPDATE "Run" SET "leaseId" = ${leaseId}, "attempts" = "attempts" + 1,
-        "startedAt" = COALESCE("startedAt", now() AT TIME ZONE 'UTC'), "updatedAt" = now() AT TIME ZONE 'UTC'
-      WHERE "id" = ${id}::uuid AND "status" = 'running'`;
-    if (!claimed) return null;
-    const run = await this.findById(id);
-    return run ? { run, leaseId } : null;
+    const now = new Date();
+    const take = (where: Prisma.RunWhereInput, data: Prisma.RunUpdateManyMutationInput) =>
+      this.prisma.run.updateManyAndReturn({
+        where: { id, status: 'running', ...where },
+        data: { leaseId, attempts: { increment: 1 }, updatedAt: now, ...data },
+        select: runSelect,
+      });
+    let [row] = await take({ startedAt: null }, { startedAt: now });
+    row ??= (await take({ startedAt: { not: null } }, {}))[0];
+    return row ? { run: toRecord(row), leaseId } : null;
   }
 
   /**
@@ -287,6 +351,21 @@ export class RunRepository {
   async markWaiting(id: string, leaseId: string): Promise<boolean> {
     const { count } = await this.prisma.run.updateMany({ where: { id, leaseId }, data: { status: 'waiting_permission', leaseId: null } });
     return count > 0;
+  }
+
+  /**
+   * Ends a run that never reached a worker or is parked (queued, waiting for a decision or for its
+   * sub-agents), e.g. a sub-agent whose parent was cancelled: only such a run ends, with the event.
+   */
+  async finishIdle(id: string, sessionId: string, status: 'cancelled' | 'failed', error: { code: string; message: string } | null, finalEvent: { type: string; data: unknown }): Promise<EventEnvelope[]> {
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.run.updateMany({
+        where: { id, status: { in: ['queued', 'waiting_permission', 'waiting_children'] } },
+        data: { status, error: error ? (error as Prisma.InputJsonValue) : Prisma.DbNull, finishedAt: new Date(), leaseId: null },
+      });
+      if (!count) return [];
+      return this.events.append(sessionId, [finalEvent], { runId: id, tx });
+    });
   }
 
   /** A decision arrived: the run goes back in line, ahead of later runs (it keeps its queuedAt). */

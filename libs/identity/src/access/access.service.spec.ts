@@ -66,8 +66,10 @@ describe(AccessService.name, () => {
     const { access } = setup({ [`${TEAM}/${USER}`]: 'owner' });
     const readOnly = token({ scopes: ['read'] });
     await expect(access.effectiveRole(readOnly, TEAM)).resolves.toBe('viewer');
-    const err = await refusal(access.check(readOnly, 'workspace', WS_A, 'member'));
+    // A route that asks members for no more than read (none does today) still meets the role cap.
+    const err = await refusal(access.check(readOnly, 'workspace', WS_A, 'member', 'read'));
     expect(err.status).toBe(403);
+    expect(err.code).toBe('FORBIDDEN');
     expect(err.message).toContain('this API token acts as viewer');
     await expect(access.effectiveRole(token({ scopes: ['read', 'write', 'admin'] }), TEAM)).resolves.toBe('admin');
   });
@@ -91,5 +93,19 @@ describe(AccessService.name, () => {
     const teamWide = await refusal(access.check(bound, 'team', TEAM, 'viewer'));
     expect(teamWide.status).toBe(403);
     expect(teamWide.code).toBe('TOKEN_WORKSPACE_BOUND');
+  });
+
+  it('should refuse a token without the route scope (derived from the role unless given) before looking the resource up', async () => {
+    const { access, looked } = setup({ [`${TEAM}/${USER}`]: 'owner' });
+    const err = await refusal(access.check(token({ scopes: ['run'] }), 'workspace', WS_A, 'member'));
+    expect({ status: err.status, code: err.code }).toEqual({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+    expect(err.message).toContain('the write scope');
+    expect(looked).toEqual([]);
+    await expect(access.check(token({ scopes: ['run'] }), 'workspace', WS_A, 'member', 'run')).resolves.toMatchObject({ role: 'member' });
+  });
+
+  it('should limit a browser session by its role alone, whatever scope the route names', async () => {
+    const { access } = setup({ [`${TEAM}/${USER}`]: 'member' });
+    await expect(access.check(user, 'workspace', WS_A, 'member', 'admin')).resolves.toMatchObject({ role: 'member' });
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TeamRepository, TeamRoleName } from '@h/db';
 import { AppException } from '@h/http';
-import { AccessGrant, lowerRole, Principal, roleAtLeast, scopeCeiling } from './principal';
+import { AccessGrant, defaultScopeFor, lowerRole, Principal, requireScope, roleAtLeast, scopeCeiling, type TokenScope } from './principal';
 import { ResourceResolverRegistry } from './resource-resolver.registry';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,7 +21,20 @@ export class AccessService {
     return principal.kind === 'token' ? lowerRole(role, scopeCeiling(principal.scopes)) : role;
   }
 
-  async check(principal: Principal, resource: string, id: string | undefined, minRole: TeamRoleName): Promise<AccessGrant> {
+  /**
+   * The caller's grant on the team owning `resource` `id`, refused (see @Access) when the caller
+   * is not a member, is below `minRole`, or is a token without `scope`. Socket handlers call this
+   * too, so their actions obey the same scopes as HTTP routes.
+   */
+  async check(
+    principal: Principal,
+    resource: string,
+    id: string | undefined,
+    minRole: TeamRoleName,
+    scope: TokenScope = defaultScopeFor(minRole),
+  ): Promise<AccessGrant> {
+    // First: the scope is the route's, so refusing it reveals nothing about the resource.
+    requireScope(principal, scope);
     const label = resource.charAt(0).toUpperCase() + resource.slice(1);
     if (!id || !UUID.test(id)) throw AppException.notFound(label);
     const owner = await this.resolvers.get(resource)(id);

@@ -4,9 +4,9 @@ import type { Request } from 'express';
 import { AppException, CSRF_HEADER, SESSION_COOKIE } from '@h/http';
 import { AuthService } from '../auth/auth.service';
 import { safeEqual } from '../auth/secrets';
-import { ACCESS_KEY, AccessRequirement, PUBLIC_KEY, USER_ONLY_KEY } from './access.decorators';
+import { ACCESS_KEY, AccessRequirement, BASIC_KEY, PUBLIC_KEY, SCOPE_KEY, USER_ONLY_KEY } from './access.decorators';
 import { AccessService } from './access.service';
-import type { AccessGrant, Principal } from './principal';
+import { type AccessGrant, type Principal, requireScope, type TokenScope } from './principal';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -17,8 +17,28 @@ export function bearerFrom(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
+/** The password of `Authorization: Basic base64(user:password)`: h2c clients send their API token there. */
+export function basicPasswordFrom(header: string | undefined): string | undefined {
+  const m = /^Basic\s+([A-Za-z0-9+/]+={0,2})$/i.exec(header ?? '');
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 && colon < decoded.length - 1 ? decoded.slice(colon + 1) : undefined;
+}
+
+/**
+ * The API token a request presents: a bearer token, or, where the route allows `basic`, a Basic
+ * password. Only such routes read Basic: a browser replays Basic credentials by itself, so elsewhere
+ * it would be a way around the CSRF check cookies get.
+ */
+export function apiTokenFrom(header: string | undefined, basic: boolean): string | undefined {
+  return bearerFrom(header) ?? (basic ? basicPasswordFrom(header) : undefined);
+}
+
 // Global guard: every route is authenticated unless marked @Public(); cookie-authenticated writes
-// must echo the CSRF token; team-scoped routes check the caller's role through AccessService.
+// must echo the CSRF token; API tokens must hold the route's scope (@Access / @Authenticated say
+// which; a route that says none needs admin, so a forgotten declaration fails closed); team-scoped
+// routes check the caller's role through AccessService.
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
@@ -33,11 +53,14 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
 
     const req = context.switchToHttp().getRequest<AuthedRequest>();
+    const basic = this.reflector.getAllAndOverride<boolean>(BASIC_KEY, targets) ?? false;
     const principal = await this.auth.authenticate({
-      bearer: bearerFrom(req.headers.authorization),
+      bearer: apiTokenFrom(req.headers.authorization, basic),
       sessionToken: req.cookies?.[SESSION_COOKIE],
     });
-    if (!principal) throw AppException.unauthorized();
+    if (!principal) {
+      throw basic ? AppException.unauthorized('Send a valid API token: "Authorization: Bearer <token>", or Basic with the token as the password.') : AppException.unauthorized();
+    }
     req.principal = principal;
 
     if (principal.kind === 'user' && !SAFE_METHODS.has(req.method)) {
@@ -52,10 +75,12 @@ export class AuthGuard implements CanActivate {
     if (principal.kind === 'token' && this.reflector.getAllAndOverride<boolean>(USER_ONLY_KEY, targets)) {
       throw AppException.forbidden('API tokens cannot use this route; sign in in the browser.', 'TOKEN_NOT_ALLOWED');
     }
+    const scope = this.reflector.getAllAndOverride<TokenScope>(SCOPE_KEY, targets) ?? 'admin';
+    requireScope(principal, scope);
     const requirement = this.reflector.getAllAndOverride<AccessRequirement>(ACCESS_KEY, targets);
     if (requirement) {
       const id = req.params[requirement.param];
-      req.access = await this.access.check(principal, requirement.resource, typeof id === "string" ? id : undefined, requirement.role);
+      req.access = await this.access.check(principal, requirement.resource, typeof id === 'string' ? id : undefined, requirement.role, scope);
     }
     return true;
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TeamRepository, UserRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessService } from '../access/access.service';
-import type { Principal } from '../access/principal';
+import { isTokenScope, type Principal } from '../access/principal';
 import type { MeResponseDto } from './auth.dto';
 
 @Injectable()
@@ -27,6 +27,8 @@ export class MeService {
       teams: teams.map(({ id, name, slug, role }) => ({ id, name, slug, role })),
       via: principal.kind,
       instanceAdmin: user.isInstanceAdmin,
+      // Stored from CreateTokenDto's checked list; the filter only narrows the column's string[].
+      ...(principal.kind === 'token' ? { token: { scopes: principal.scopes.filter(isTokenScope), workspaceId: principal.workspaceId } } : {}),
     };
   }
 }

@@ -14,7 +14,7 @@ export class CreateInvitationDto {
   @MaxLength(254)
   email?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 30, description: 'Days until the link expires (default INVITATION_TTL_DAYS)' })
+  @ApiPropertyOptional({ minimum: 1, maximum: 30, description: 'Days until the link expires (default INVITATION_TTL_DAYS)', example: 7 })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -30,7 +30,7 @@ export class CreateInvitationDto {
 }
 
 export class InvitationTokenDto {
-  @ApiProperty({ description: 'The token from the invitation link /invite/<token>', pattern: '^[A-Za-z0-9_-]{20,100}$' })
+  @ApiProperty({ description: 'The token from the invitation link /invite/<token>', pattern: '^[A-Za-z0-9_-]{20,100}$', example: 'inv_Q2x9fK3mWv7Lr8Tz1bYc4N' })
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{20,100}$/, { message: 'token must be the token of an invitation link' })
   token: string;
@@ -39,12 +39,12 @@ export class InvitationTokenDto {
 export class InvitationDto implements Invitation<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: ROLES }) role: TeamRole;
-  @ApiProperty({ nullable: true, type: String }) email: string | null;
-  @ApiProperty() maxUses: number;
-  @ApiProperty() uses: number;
+  @ApiProperty({ nullable: true, type: String, example: 'grace@example.com' }) email: string | null;
+  @ApiProperty({ example: 1 }) maxUses: number;
+  @ApiProperty({ example: 0 }) uses: number;
   @ApiProperty() expiresAt: Date;
   @ApiProperty() createdAt: Date;
-  @ApiProperty({ description: 'Name of the person who made it' }) createdByName: string;
+  @ApiProperty({ description: 'Name of the person who made it', example: 'Ada Lovelace' }) createdByName: string;
 }
 
 export class InvitationListDto implements ListResponse<InvitationDto> {
@@ -53,15 +53,15 @@ export class InvitationListDto implements ListResponse<InvitationDto> {
 
 export class CreatedInvitationDto implements CreatedInvitation<Date> {
   @ApiProperty({ type: InvitationDto }) invitation: InvitationDto;
-  @ApiProperty({ description: 'The secret part of the link. Shown once; only its hash is stored.' }) token: string;
-  @ApiProperty({ description: 'The link to send: H_PUBLIC_URL/invite/<token>' }) url: string;
+  @ApiProperty({ description: 'The secret part of the link. Shown once; only its hash is stored.', example: 'inv_Q2x9fK3mWv7Lr8Tz1bYc4N' }) token: string;
+  @ApiProperty({ description: 'The link to send: H_PUBLIC_URL/invite/<token>', example: 'https://h.example.org/invite/inv_Q2x9fK3mWv7Lr8Tz1bYc4N' }) url: string;
 }
 
 export class InvitationPreviewDto implements InvitationPreview<Date> {
-  @ApiProperty() teamName: string;
+  @ApiProperty({ example: 'Platform' }) teamName: string;
   @ApiProperty({ enum: ROLES }) role: TeamRole;
-  @ApiProperty({ nullable: true, type: String, description: 'Only this email may accept it' }) email: string | null;
-  @ApiProperty() invitedBy: string;
+  @ApiProperty({ nullable: true, type: String, description: 'Only this email may accept it', example: 'grace@example.com' }) email: string | null;
+  @ApiProperty({ example: 'Ada Lovelace' }) invitedBy: string;
   @ApiProperty() expiresAt: Date;
 }
 

@@ -18,8 +18,8 @@ export class CreateTeamDto {
 
 export class TeamDto implements Team<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
-  @ApiProperty() slug: string;
+  @ApiProperty({ example: 'Platform' }) name: string;
+  @ApiProperty({ example: 'platform' }) slug: string;
   @ApiProperty({ enum: ROLES, description: "The caller's role" }) role: TeamRole;
   @ApiProperty() createdAt: Date;
 }
@@ -36,8 +36,8 @@ export class UpdateMemberDto {
 
 export class MemberDto implements Member<Date> {
   @ApiProperty({ format: 'uuid' }) userId: string;
-  @ApiProperty() email: string;
-  @ApiProperty() name: string;
+  @ApiProperty({ example: 'grace@example.com' }) email: string;
+  @ApiProperty({ example: 'Grace Hopper' }) name: string;
   @ApiProperty({ enum: ROLES }) role: TeamRole;
   @ApiProperty() createdAt: Date;
 }
@@ -62,14 +62,14 @@ export class AuditQueryDto {
 }
 
 export class AuditEntryDto {
-  @ApiProperty() id: string;
-  @ApiProperty() action: string;
-  @ApiProperty({ nullable: true, type: String }) actorUserId: string | null;
-  @ApiProperty({ nullable: true, type: String }) actorTokenId: string | null;
-  @ApiProperty({ nullable: true, type: String }) targetType: string | null;
-  @ApiProperty({ nullable: true, type: String }) targetId: string | null;
-  @ApiProperty({ nullable: true, type: String }) ip: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: true }) metadata: unknown;
+  @ApiProperty({ example: '1042' }) id: string;
+  @ApiProperty({ example: 'token.create' }) action: string;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) actorUserId: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'The API token the actor used, if any' }) actorTokenId: string | null;
+  @ApiProperty({ nullable: true, type: String, example: 'api_token' }) targetType: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) targetId: string | null;
+  @ApiProperty({ nullable: true, type: String, example: '203.0.113.7' }) ip: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { prefix: 'k3m9x2p7q4wz', scopes: ['run'], workspaceId: null } }) metadata: unknown;
   @ApiProperty() createdAt: Date;
 }
 
@@ -78,8 +78,8 @@ export class AuditListDto {
 }
 
 export class QuotaDto implements Quota {
-  @ApiProperty({ description: 'In use now' }) used: number;
-  @ApiProperty({ description: 'The most allowed (instance setting)' }) limit: number;
+  @ApiProperty({ description: 'In use now', example: 2 }) used: number;
+  @ApiProperty({ description: 'The most allowed (instance setting)', example: 10 }) limit: number;
   @ApiProperty({ description: 'The instance setting that sets the limit', example: 'TEAM_MAX_WORKSPACES' }) setting: string;
 }
 

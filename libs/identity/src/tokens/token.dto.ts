@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import type { ApiToken, CreatedApiToken, ListResponse, TokenScope } from '@h/contracts';
+import { TOKEN_SCOPE_INFO, type ApiToken, type CreatedApiToken, type ListResponse, type TokenScope } from '@h/contracts';
 import { TOKEN_SCOPES } from '../access/principal';
 
 export class CreateTokenDto {
@@ -15,12 +15,16 @@ export class CreateTokenDto {
     enum: TOKEN_SCOPES,
     isArray: true,
     default: ['read', 'write'],
-    description: 'read = viewer, write = member, admin = admin; never more than the creator’s own role',
+    example: ['run'],
+    description:
+      'Each scope includes the ones before it (read < run < write < admin): ' +
+      TOKEN_SCOPES.map((s) => `${s}: ${TOKEN_SCOPE_INFO[s].allows}`).join(' ') +
+      ' A viewer may create read tokens, a member up to write, an admin or owner admin ones.',
   })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(3)
+  @ArrayMaxSize(TOKEN_SCOPES.length)
   @IsIn(TOKEN_SCOPES, { each: true })
   scopes?: string[];
 
@@ -29,7 +33,7 @@ export class CreateTokenDto {
   @IsUUID()
   workspaceId?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 365, description: 'Days until it expires; omit for no expiry' })
+  @ApiPropertyOptional({ minimum: 1, maximum: 365, description: 'Days until it expires; omit for no expiry', example: 90 })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -39,8 +43,8 @@ export class CreateTokenDto {
 
 export class TokenDto implements ApiToken<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ description: 'Public part of the token, shown in lists' }) prefix: string;
+  @ApiProperty({ example: 'ci-bot' }) name: string;
+  @ApiProperty({ description: 'Public part of the token, shown in lists', example: 'k3m9x2p7q4wz' }) prefix: string;
   @ApiProperty({ enum: TOKEN_SCOPES, isArray: true }) scopes: TokenScope[];
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) workspaceId: string | null;
   @ApiProperty({ nullable: true, type: Date }) expiresAt: Date | null;
@@ -55,5 +59,5 @@ export class TokenListDto implements ListResponse<TokenDto> {
 
 export class CreatedTokenDto implements CreatedApiToken<Date> {
   @ApiProperty({ type: TokenDto }) token: TokenDto;
-  @ApiProperty({ description: 'The whole token. Shown once; store it now.' }) secret: string;
+  @ApiProperty({ description: 'The whole token. Shown once; store it now.', example: 'h_k3m9x2p7q4wz_4f8Jq0vX2bN7yR1sT6wZ9cA3dE5gHk' }) secret: string;
 }

@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { ApiTokenRecord, ApiTokenRepository, WorkspaceRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AuditService } from '../audit/audit.service';
-import { AccessGrant, Principal, roleAtLeast, scopeCeiling, TOKEN_SCOPES, type TokenScope } from '../access/principal';
+import { AccessGrant, isTokenScope, Principal, roleAtLeast, scopeCeiling } from '../access/principal';
 import { sha256 } from '../auth/secrets';
 import type { CreateTokenDto, CreatedTokenDto, TokenDto, TokenListDto } from './token.dto';
 import { newApiToken } from './token-format';
-
-const isTokenScope = (s: string): s is TokenScope => (TOKEN_SCOPES as readonly string[]).includes(s);
 
 function toDto(t: ApiTokenRecord): TokenDto {
   return {

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { MODEL_PRESET_NAME_MAX_LENGTH, type CatalogModel, type ModelPreset, type ModelPresetList, type ModelThinkingSupport } from '@h/contracts';
+import { IsBoolean, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { MODEL_ID_MAX_LENGTH, MODEL_ID_PATTERN, MODEL_PRESET_NAME_MAX_LENGTH, type CatalogModel, type ModelPreset, type ModelPresetList, type ModelThinkingSupport } from '@h/contracts';
 
 // The classes document and validate; the shapes are the contracts' (libs/contracts model-presets.ts).
-const MODEL_ID = /^[\w.:-]{1,80}$/;
+const MODEL_ID = new RegExp(MODEL_ID_PATTERN);
 const THINKING_SUPPORT: readonly ModelThinkingSupport[] = ['toggle', 'always', 'never'];
 // A visible name: no control characters, not only spaces.
 const PRESET_NAME = /^(?=.*\S)[^\p{Cc}]+$/u;
@@ -16,7 +16,12 @@ export class CreateModelPresetDto {
   @Matches(PRESET_NAME, { message: 'name must be visible text without control characters' })
   name: string;
 
-  @ApiProperty({ maxLength: 80, pattern: MODEL_ID.source, example: 'deepseek-v4-flash', description: 'A model id of the catalog (400 UNKNOWN_MODEL naming the known ones otherwise)' })
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid', description: "One of the team's own providers (GET …/providers); null or omitted: DeepSeek" })
+  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @IsUUID()
+  providerId?: string | null;
+
+  @ApiProperty({ maxLength: MODEL_ID_MAX_LENGTH, pattern: MODEL_ID_PATTERN, example: 'deepseek-v4-flash', description: 'A model id of the catalog, or of the provider when providerId is set (400 UNKNOWN_MODEL naming the known ones otherwise)' })
   @IsString()
   @Matches(MODEL_ID, { message: 'model must be a model id such as deepseek-v4-flash' })
   model: string;
@@ -36,7 +41,12 @@ export class UpdateModelPresetDto {
   @Matches(PRESET_NAME, { message: 'name must be visible text without control characters' })
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: 80, pattern: MODEL_ID.source, example: 'deepseek-v4-pro' })
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid', description: "One of the team's own providers (GET …/providers); null: DeepSeek; omitted: unchanged" })
+  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @IsUUID()
+  providerId?: string | null;
+
+  @ApiPropertyOptional({ maxLength: MODEL_ID_MAX_LENGTH, pattern: MODEL_ID_PATTERN, example: 'deepseek-v4-pro' })
   @IsOptional()
   @IsString()
   @Matches(MODEL_ID, { message: 'model must be a model id such as deepseek-v4-flash' })
@@ -52,6 +62,7 @@ export class ModelPresetDto implements ModelPreset<Date> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) teamId: string;
   @ApiProperty({ example: 'Fast review' }) name: string;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'The team provider of the model; null: DeepSeek' }) providerId: string | null;
   @ApiProperty({ example: 'deepseek-v4-flash' }) model: string;
   @ApiProperty({ example: true }) thinking: boolean;
   @ApiProperty({ format: 'uuid' }) createdById: string;

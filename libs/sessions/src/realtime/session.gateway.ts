@@ -160,7 +160,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
   decide(@ConnectedSocket() socket: SessionSocket, @MessageBody() body: unknown): Promise<Ack<Permission<Date>>> {
     return this.handle(socket, body, async (state) => {
       const { permissionId, ...decision } = decideSchema.parse(body);
-      const grant = await this.access.check(state.principal, 'permission', permissionId, 'member');
+      const grant = await this.access.check(state.principal, 'permission', permissionId, 'member', 'run');
       return this.permissions.decide(state.principal, grant, permissionId, decision, socket.handshake.address || null);
     });
   }
@@ -169,7 +169,7 @@ export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect,
   cancel(@ConnectedSocket() socket: SessionSocket, @MessageBody() body: unknown): Promise<Ack<Run<Date>>> {
     return this.handle(socket, body, async (state) => {
       const { runId } = cancelSchema.parse(body);
-      const grant = await this.access.check(state.principal, 'run', runId, 'member');
+      const grant = await this.access.check(state.principal, 'run', runId, 'member', 'run');
       return this.runs.cancel(state.principal, grant, runId, socket.handshake.address || null);
     });
   }

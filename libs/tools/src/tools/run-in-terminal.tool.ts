@@ -1,7 +1,7 @@
 import { capUtf8 } from '../output.store';
-import { detectLoopbackUrls, errorLine, keyLines, serverStartedLine } from '../terminal-watch';
+import { detectLoopbackUrls, errorLine, keyLines, serverStartedLine, servesHtml } from '../terminal-watch';
 import { p, params } from '../tool-params';
-import { offers, ToolError, type AgentTool, type ToolContext } from '../tool.types';
+import { offers, ToolError, type AgentTool } from '../tool.types';
 
 // Seed lifecycle: run in a terminal tab everyone sees, then wait for the process to exit, a
 // server-started line, an error line (plus a short flush so the traceback is whole) or 120 s.
@@ -10,8 +10,6 @@ export const TERMINAL_WAIT_MS = 120_000;
 const FLUSH_AFTER_SIGNAL_MS = 500;
 /** Pattern checks look at each new chunk with this much of what came before (a line split over chunks). */
 const CARRY_CHARS = 1000;
-const HEAD_TIMEOUT_S = 3;
-const HEAD_ATTEMPTS = 3;
 
 const input = params({
   command: p.string(),
@@ -19,24 +17,6 @@ const input = params({
 });
 
 type Outcome = { kind: 'exited'; exitCode: number | null } | { kind: 'server' | 'error'; line: string } | { kind: 'timeout' } | { kind: 'cancelled' };
-
-/**
- * Whether a loopback URL serves a web page, asked inside the sandbox (`curl -sI` via exec): the
- * host never sends traffic to a container address. 0.0.0.0 is asked as 127.0.0.1.
- */
-async function servesHtml(url: string, ctx: ToolContext): Promise<boolean> {
-  // The URL pattern admits no quote or blank, so single quotes keep it one word.
-  const target = url.replace('://0.0.0.0', '://127.0.0.1');
-  for (let attempt = 0; attempt < HEAD_ATTEMPTS && !ctx.signal.aborted; attempt++) {
-    const res = await ctx.workspace
-      .exec(`curl -sI -m ${HEAD_TIMEOUT_S} -o /dev/null -w '%{http_code} %{content_type}' '${target}'`, { timeoutMs: (HEAD_TIMEOUT_S + 2) * 1000, signal: ctx.signal })
-      .catch(() => null);
-    const [code, type = ''] = (res?.stdout ?? '').trim().split(' ');
-    if (code && code !== '000') return /^text\/html\b/i.test(type);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return false;
-}
 
 export const runInTerminalTool: AgentTool<typeof input.zod._output> = {
   name: 'run_in_terminal',
@@ -80,7 +60,10 @@ export const runInTerminalTool: AgentTool<typeof input.zod._output> = {
           if (checked.has(url)) continue;
           checked.add(url);
           checks.push(
-            servesHtml(url, ctx).then(async (html) => {
+            servesHtml(url, {
+              exec: async (command, timeoutMs) => (await ctx.workspace.exec(command, { timeoutMs, signal: ctx.signal }).catch(() => null))?.stdout ?? null,
+              aborted: () => ctx.signal.aborted,
+            }).then(async (html) => {
               if (!html) return;
               previews.push(url);
               await ctx.emit?.({ type: 'preview.detected', data: { url, terminalId: terminal.id, ...(ctx.callId ? { toolCallId: ctx.callId } : {}) } });

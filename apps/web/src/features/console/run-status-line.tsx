@@ -12,6 +12,8 @@ function statusText(status: RunStatus | null, position: number | null, error: st
       return 'Running';
     case 'waiting_permission':
       return 'Waiting for approval';
+    case 'waiting_children':
+      return 'Waiting for sub-agents';
     case 'completed':
       return 'Done';
     case 'failed':

@@ -7,6 +7,7 @@ import { Composer } from './composer';
 import { PermissionCard } from './permission-card';
 import { MODE_INFO } from './permission-modes';
 import { RunStatusLine } from './run-status-line';
+import { StepPlanPanel } from './step-plan-panel';
 import { TodosPanel } from './todos-panel';
 import { TranscriptView } from './transcript-view';
 import { UsagePanel } from './usage-panel';
@@ -35,7 +36,7 @@ export function SessionConsole({
   // The run the status line is about: one in progress if any, else the newest.
   const runIds = Object.keys(state.runs);
   const activeRunId =
-    runIds.find((id) => state.runs[id].status === 'running' || state.runs[id].status === 'waiting_permission') ??
+    runIds.find((id) => ['running', 'waiting_permission', 'waiting_children'].includes(state.runs[id].status)) ??
     runIds.find((id) => state.runs[id].status === 'queued') ??
     null;
   const shownRunId = activeRunId ?? state.latestRunId;
@@ -77,8 +78,10 @@ export function SessionConsole({
           <h2 id="console-title">{session.title}</h2>
           <p className="console-meta muted small">
             <span>{session.model}</span>
-            <span>{session.thinking ? 'thinking on' : 'thinking off'}</span>
+            {/* A team provider's model has no thinking toggle: its server decides. */}
+            {session.providerId ? <span>team provider</span> : <span>{session.thinking ? 'thinking on' : 'thinking off'}</span>}
             <span>{MODE_INFO[session.permissionMode]?.short ?? session.permissionMode}</span>
+            {session.stepMode ? <span>step by step</span> : null}
           </p>
         </div>
         <RunStatusLine status={shownStatus} position={position?.runId === shownRunId ? position.position : null} error={shown?.error ?? null} usage={state.usage} context={state.context} />
@@ -108,14 +111,18 @@ export function SessionConsole({
             </div>
           ) : null}
           <Composer
+            key={session.id}
             sessionId={session.id}
             canWrite={canWrite}
             activeRunId={activeRunId}
+            stepModeDefault={session.engine === 'h' ? session.stepMode : null}
             onPosted={(run) => run.status === 'queued' && setPosition({ runId: run.id, position: run.position })}
           />
         </div>
         <aside className="console-side">
-          <TodosPanel todos={state.todos} />
+          {/* A step-by-step run's plan is the locked one; its planning write_todos list would only repeat it. */}
+          {state.stepPlan ? <StepPlanPanel plan={state.stepPlan} /> : null}
+          {state.stepPlan && state.stepPlan.runId === state.todosRunId ? null : <TodosPanel todos={state.todos} />}
           <UsagePanel usage={state.usage} context={state.context} />
         </aside>
       </div>

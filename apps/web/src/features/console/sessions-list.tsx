@@ -5,6 +5,7 @@ const STATUS_LABEL: Record<RunStatus, string> = {
   queued: 'Queued',
   running: 'Running',
   waiting_permission: 'Needs approval',
+  waiting_children: 'Delegating',
   completed: 'Done',
   failed: 'Failed',
   cancelled: 'Cancelled',

@@ -1,3 +1,4 @@
+import { agentColour, profileLabel } from './sub-agent-state';
 import type { ToolItem, ToolStatus } from './transcript-state';
 import { formatDuration, keyArgument } from './tool-args';
 
@@ -26,6 +27,7 @@ export function ToolCallRow({ item }: { item: ToolItem }) {
   const head = (
     <>
       <StatusIcon status={item.status} />
+      {item.agent ? <span className="tool-agent small">{profileLabel(item.agent)}</span> : null}
       <span className="tool-name">{item.name}</span>
       {arg ? <span className="tool-arg">{arg}</span> : null}
       {item.editedByUser ? <span className="tool-edited small" title="A person changed the input before allowing it">edited</span> : null}
@@ -37,7 +39,13 @@ export function ToolCallRow({ item }: { item: ToolItem }) {
     </>
   );
   return (
-    <li className={`tool-row tool-${item.status}`} data-tool={item.name} data-status={item.status}>
+    <li
+      className={`tool-row tool-${item.status}`}
+      data-tool={item.name}
+      data-status={item.status}
+      data-agent={item.agent ?? 'main'}
+      data-agent-colour={agentColour(item.agent)}
+    >
       {item.result !== null ? (
         <details>
           <summary className="tool-head">{head}</summary>

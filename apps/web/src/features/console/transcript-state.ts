@@ -1,3 +1,5 @@
+import { applyStepEvent, type StepPlanView } from './step-plan-state';
+import { applySubAgentEvent, delegationItem, type DelegationItem, type SubAgentRef } from './sub-agent-state';
 import type { AgentChangeKind, AgentChangeStatus, AgentChangeSummary, DeltaFrame, EventEnvelope, PermissionPreview, RunStatus, Usage, Todo, AgentToolCall as ToolCallData } from '@h/contracts';
 
 // The console's view of one session, folded from its event log. Pure functions of the events, so a
@@ -18,6 +20,8 @@ export interface ToolItem {
   exitCode?: number | null;
   /** A person changed the input before allowing it: `arguments` is theirs. */
   editedByUser?: boolean;
+  /** The sub-agent profile that made the call (its card's colour); absent for the main agent. */
+  agent?: string;
 }
 
 /** One file the agent changed (`file.changed`), shown as a diff card; its status follows decisions. */
@@ -35,6 +39,7 @@ export type TranscriptItem =
   | { kind: 'assistant'; key: string; content: string | null; reasoning: string | null; streaming?: boolean }
   | ToolItem
   | ChangeItem
+  | DelegationItem
   | { kind: 'summary'; key: string; summary: string }
   | { kind: 'notice'; key: string; tone: 'info' | 'error'; text: string }
   | { kind: 'end'; key: string; status: 'completed' | 'failed' | 'cancelled'; text: string };
@@ -83,6 +88,8 @@ export interface ConsoleState {
   /** The run whose write_todos set `todos`: a later run starts with none (todos belong to their run). */
   todosRunId: string | null;
   summary: string | null;
+  /** Step-by-step mode: the newest locked plan and its steps' statuses (step-plan-state.ts). */
+  stepPlan: StepPlanView | null;
   usage: UsageTotals;
   /** From the newest `usage` event; null before the first model request. */
   context: ContextUse | null;
@@ -90,6 +97,8 @@ export interface ConsoleState {
   live: { runId: string | null; afterSeq: number; text: string; thinking: string } | null;
   /** Deltas produced before this seq belong to a message the log already holds. */
   liveFloor: number;
+  /** Sub-agent runs of the session, by run id (from `delegation.started`). */
+  subAgents: Record<string, SubAgentRef>;
 }
 
 export const EMPTY_USAGE: UsageTotals = { requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, reasoningTokens: 0, costUsd: 0 };
@@ -103,10 +112,12 @@ export const initialConsoleState: ConsoleState = {
   todos: [],
   todosRunId: null,
   summary: null,
+  stepPlan: null,
   usage: EMPTY_USAGE,
   context: null,
   live: null,
   liveFloor: 0,
+  subAgents: {},
 };
 
 type Data = Record<string, unknown>;
@@ -123,6 +134,7 @@ export function applyEvents(state: ConsoleState, events: readonly EventEnvelope[
     runs: { ...state.runs },
     pending: [...state.pending],
     usage: { ...state.usage },
+    subAgents: { ...state.subAgents },
   };
   for (const e of fresh) {
     if (e.seq <= next.lastSeq) continue;
@@ -185,9 +197,26 @@ function endRun(state: ConsoleState, e: EventEnvelope, status: 'completed' | 'fa
   turnFor(state, e).items.push({ kind: 'end', key: `end-${e.seq}`, status, text });
 }
 
-function applyOne(state: ConsoleState, e: EventEnvelope): void {
+/** `ownRun`: false when a sub-agent's event is applied as an ordinary one (see applySubAgentEvent). */
+function applyOne(state: ConsoleState, e: EventEnvelope, ownRun = true): void {
   const d = (e.data ?? {}) as Data;
+  const sub = ownRun && e.runId ? state.subAgents[e.runId] : undefined;
+  if (sub) {
+    return applySubAgentEvent(state, e, sub, {
+      apply: (event) => applyOne(state, event, false),
+      updateTool: (event, toolCallId, patch, name) => updateTool(state, event, toolCallId, patch, name),
+      setRun: (runId, status) => setRun(state, runId, status),
+    });
+  }
   switch (e.type) {
+    case 'delegation.started': {
+      const { item, refs } = delegationItem(e);
+      Object.assign(state.subAgents, refs);
+      turnFor(state, e).items.push(item);
+      // Parked until its sub-agents end; its next run.started (the resume) says running again.
+      setRun(state, e.runId, 'waiting_children');
+      return;
+    }
     case 'message.user': {
       // Harness reminders are for the model, not something a person typed.
       if (d.synthetic) return;
@@ -288,6 +317,11 @@ function applyOne(state: ConsoleState, e: EventEnvelope): void {
       if (!state.pending.some((p) => p.runId === e.runId) && state.runs[e.runId ?? '']?.status === 'waiting_permission') setRun(state, e.runId, 'running');
       return;
     }
+    case 'step.plan':
+    case 'step.begin':
+    case 'step.end':
+      state.stepPlan = applyStepEvent(state.stepPlan, e);
+      return;
     case 'todos.updated':
       state.todos = (d.todos as Todo[] | undefined) ?? [];
       state.todosRunId = e.runId;
@@ -351,6 +385,8 @@ function exitCodeOf(data: unknown): { exitCode?: number | null } {
 /** Adds a live token delta; stale deltas (their message is already in the log) are dropped. */
 export function applyDelta(state: ConsoleState, frame: Pick<DeltaFrame, 'afterSeq' | 'runId' | 'type' | 'data'>): ConsoleState {
   if (frame.afterSeq < state.liveFloor) return state;
+  // A sub-agent's text is never shown as a message, not even while it streams.
+  if (frame.runId && state.subAgents[frame.runId]) return state;
   const runId = frame.runId ?? state.latestRunId;
   const live = state.live && state.live.afterSeq === frame.afterSeq ? state.live : { runId, afterSeq: frame.afterSeq, text: '', thinking: '' };
   const delta = frame.data?.delta ?? '';

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 're
 import type { Session as AgentSession } from '@h/contracts';
 import { DiffCard } from './diff-card';
 import { MarkdownView } from './markdown-view';
+import { DelegationCard } from './delegation-card';
 import { ToolCallRow } from './tool-call-row';
 import { undoableChanges, type ToolItem, type TranscriptItem, type Turn } from './transcript-state';
 import { ForkButton, RevertRunButton } from './turn-actions';
@@ -65,6 +66,9 @@ function renderItems(items: TranscriptItem[], actions: TranscriptActions | null)
         break;
       case 'change':
         out.push(<DiffCard key={item.key} item={item} canDecide={actions?.canDecide ?? false} />);
+        break;
+      case 'delegation':
+        out.push(<DelegationCard key={item.key} item={item} />);
         break;
       case 'assistant':
         out.push(<AssistantMessage key={item.key} item={item} />);

@@ -9,13 +9,20 @@ import { useAction } from '../../lib/use-action';
 
 const DRAFT_KEY = (sessionId: string) => `h.draft.${sessionId}`;
 
-/** The message a fork was made at, handed to the new session's composer once. */
-export function takeDraft(sessionId: string): string {
+/**
+ * A session's unsent message in this tab: the one a fork was made at, or what was typed. Read, not
+ * taken: the composer may mount more than once while the IDE settles, and each mount must see it;
+ * the composer clears it once the message is sent (saveDraft with '').
+ */
+export function readDraft(sessionId: string): string {
   if (typeof window === 'undefined') return '';
-  const key = DRAFT_KEY(sessionId);
-  const text = window.sessionStorage.getItem(key) ?? '';
-  window.sessionStorage.removeItem(key);
-  return text;
+  return window.sessionStorage.getItem(DRAFT_KEY(sessionId)) ?? '';
+}
+
+export function saveDraft(sessionId: string, text: string): void {
+  if (typeof window === 'undefined') return;
+  if (text) window.sessionStorage.setItem(DRAFT_KEY(sessionId), text);
+  else window.sessionStorage.removeItem(DRAFT_KEY(sessionId));
 }
 
 // "Revert this run": every change of the run still in place is undone, newest first, or none is.
@@ -69,7 +76,7 @@ export function ForkButton({ sessionId, seq, onForked }: { sessionId: string; se
         onConfirm={() =>
           void action.run(async () => {
             const r = await api.post<ForkResult>(`/api/v1/sessions/${encodeURIComponent(sessionId)}/fork`, { atSeq: seq });
-            if (r.draft) window.sessionStorage.setItem(DRAFT_KEY(r.session.id), r.draft);
+            if (r.draft) saveDraft(r.session.id, r.draft);
             onForked(r.session);
           })
         }

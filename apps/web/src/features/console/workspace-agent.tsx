@@ -8,6 +8,7 @@ import { useApiQuery } from '../../lib/use-api-query';
 import { usePollWhile } from '../../lib/use-poll-while';
 import { NewSessionForm } from './new-session-form';
 import { SessionConsole } from './session-console';
+import { SessionSearchBox } from './session-search-box';
 import { SessionsList } from './sessions-list';
 
 const LIST_POLL_MS = 5000;
@@ -61,6 +62,7 @@ export function WorkspaceAgent({ workspaceId, canWrite }: { workspaceId: string;
             </button>
           ) : null}
         </div>
+        <SessionSearchBox workspaceId={workspaceId} onSelect={select} />
         {list.error ? <p className="form-error">{list.error.message}</p> : null}
         {list.data ? <SessionsList sessions={sessions} statuses={statuses} selectedId={selectedId} onSelect={select} /> : <p className="muted small">Loading sessions…</p>}
       </div>

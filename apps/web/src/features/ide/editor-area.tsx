@@ -172,6 +172,8 @@ function FileTabBody({
   onMonaco: (m: Monaco) => void;
 }) {
   const editorRef = useRef<MonacoApi.editor.IStandaloneCodeEditor | null>(null);
+  // Monaco mounts its editor a render after the tab is ready: a line asked for waits for it.
+  const [mounted, setMounted] = useState(false);
   const path = tab.path;
   const { dispatch } = files;
 
@@ -204,6 +206,7 @@ function FileTabBody({
     editor.onDidChangeModel(() => report(editor, m));
     report(editor, m);
     editor.focus();
+    setMounted(true);
   };
 
   useEffect(
@@ -230,9 +233,10 @@ function FileTabBody({
     const editor = editorRef.current;
     if (!editor || tab.status !== 'ready' || tab.line === null) return;
     editor.revealLineInCenter(tab.line);
-    editor.setPosition({ lineNumber: tab.line, column: 1 });
+    editor.setPosition({ lineNumber: tab.line, column: tab.column ?? 1 });
+    editor.focus();
     dispatch({ type: 'lineShown', path });
-  }, [tab.line, tab.status, dispatch, path]);
+  }, [tab.line, tab.column, tab.status, mounted, dispatch, path]);
 
   if (tab.status === 'loading') return <p className="muted ide-pad" aria-live="polite">Opening {path}…</p>;
   if (tab.status === 'error') {

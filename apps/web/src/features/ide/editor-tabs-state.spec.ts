@@ -16,6 +16,15 @@ describe('tabsReducer', () => {
     expect(isDirty(file(s, 'a.ts'))).toBe(false);
   });
 
+  it('should keep the line and column asked for (a problem, a definition) until the editor showed them', () => {
+    let s = tabsReducer(initialTabs([], null), { type: 'open', path: 'a.ts', line: 5, column: 14 });
+    expect(file(s, 'a.ts')).toMatchObject({ line: 5, column: 14 });
+    s = tabsReducer(s, { type: 'lineShown', path: 'a.ts' });
+    expect(file(s, 'a.ts')).toMatchObject({ line: null, column: undefined });
+    s = tabsReducer(s, { type: 'open', path: 'a.ts', line: 2, column: 3 });
+    expect(file(s, 'a.ts')).toMatchObject({ line: 2, column: 3 });
+  });
+
   it('should keep edits typed while a save was in flight dirty', () => {
     let s = tabsReducer(initialTabs(['a.ts'], 'a.ts'), { type: 'loaded', path: 'a.ts', content: 'v1', etag: '"1"' });
     s = tabsReducer(s, { type: 'edit', path: 'a.ts', content: 'v2' });

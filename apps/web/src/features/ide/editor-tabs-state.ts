@@ -26,6 +26,8 @@ export interface FileTab {
   conflict: Conflict | null;
   /** A line to reveal once loaded (quick open, the console). */
   line: number | null;
+  /** The column on that line (the Problems panel, go to definition); absent: the first. */
+  column?: number;
   /**
    * Bumped whenever the buffer is replaced from outside the editor (loaded, reloaded, a conflict
    * resolved): the editor then takes `content`. Typing never bumps it, so the editor stays the
@@ -52,7 +54,7 @@ export interface TabsState {
 }
 
 export type TabsAction =
-  | { type: 'open'; path: string; line?: number; background?: boolean }
+  | { type: 'open'; path: string; line?: number; column?: number; background?: boolean }
   | { type: 'loaded'; path: string; content: string; etag: string; binary?: boolean }
   | { type: 'reloaded'; path: string; content: string; etag: string }
   | { type: 'loadFailed'; path: string; error: string }
@@ -100,8 +102,8 @@ export function tabsReducer(state: TabsState, action: TabsAction): TabsState {
       const id = fileTabId(action.path);
       const existing = state.tabs.find((t) => t.id === id);
       const tabs = existing
-        ? state.tabs.map((t) => (t.id === id && t.kind === 'file' && action.line ? { ...t, line: action.line } : t))
-        : [...state.tabs, newFileTab(action.path, action.line ?? null)];
+        ? state.tabs.map((t) => (t.id === id && t.kind === 'file' && action.line ? { ...t, line: action.line, column: action.column } : t))
+        : [...state.tabs, { ...newFileTab(action.path, action.line ?? null), column: action.column }];
       return { tabs, active: action.background && state.active ? state.active : id };
     }
     case 'loaded':
@@ -136,7 +138,7 @@ export function tabsReducer(state: TabsState, action: TabsAction): TabsState {
     case 'disk':
       return updateFile(state, action.path, (t) => ({ ...t, disk: action.disk, etag: action.disk === 'deleted' ? null : t.etag }));
     case 'lineShown':
-      return updateFile(state, action.path, (t) => ({ ...t, line: null }));
+      return updateFile(state, action.path, (t) => ({ ...t, line: null, column: undefined }));
     case 'renamed': {
       const rename = (p: string) => (p === action.from ? action.to : p.startsWith(action.from + '/') ? action.to + p.slice(action.from.length) : p);
       const tabs = state.tabs.map((t) => (t.kind === 'file' && rename(t.path) !== t.path ? { ...t, path: rename(t.path), id: fileTabId(rename(t.path)) } : t));

@@ -2,6 +2,7 @@
 
 import { useState, type KeyboardEvent } from 'react';
 import { PROBLEM_SOURCES, STATUS_ITEMS, type BottomTab, type IdeContext, type ProblemSource, type SideView } from './panels';
+import { ProblemsStatus } from '../diagnostics/problems-panel';
 import type { LiveState } from './use-live-files';
 
 // The fixed parts around the panes: activity bar, bottom panel tabs, status bar.
@@ -47,7 +48,7 @@ export function BottomPanel({ tabs, active, mounted, ctx, onSelect, onHide }: { 
         <div role="tablist" aria-label="Panel tabs" onKeyDown={(e) => arrowNav(e, tabs.map((t) => t.id), active, onSelect, false)}>
           {tabs.map((t) => (
             <button key={t.id} id={`view-button-${t.id}`} type="button" role="tab" aria-selected={t.id === active} aria-controls={`bottom-${t.id}`} tabIndex={t.id === active ? 0 : -1} onClick={() => onSelect(t.id)}>
-              {t.title}
+              {t.renderTitle ? t.renderTitle(ctx) : t.title}
             </button>
           ))}
         </div>
@@ -76,12 +77,8 @@ const LIVE_TEXT: Record<LiveState, string> = {
 
 // PROBLEM_SOURCES is fixed at build time, so calling each source's hook in a loop keeps the order.
 function ProblemCount({ sources, ctx }: { sources: ProblemSource[]; ctx: IdeContext }) {
-  const total = sources.map((s) => s.useCount(ctx)).reduce((a, b) => a + b, 0);
-  return (
-    <span className="status-item" title="Problems" data-testid="status-problems">
-      ⚠ {total}
-    </span>
-  );
+  const counts = sources.map((s) => s.useCounts(ctx)).reduce((a, b) => ({ errors: a.errors + b.errors, warnings: a.warnings + b.warnings }), { errors: 0, warnings: 0 });
+  return <ProblemsStatus counts={counts} onOpen={() => ctx.runCommand('workbench.showProblems')} />;
 }
 
 export function StatusBar({ ctx, live, liveError }: { ctx: IdeContext; live: LiveState; liveError: string | null }) {

@@ -18,6 +18,7 @@ import { useEditorFiles } from './use-editor-files';
 import { useFileTree } from './use-file-tree';
 import { usePreferences, useServerIdeState } from './use-ide-state';
 import { useLiveFiles } from './use-live-files';
+import { useLspBridge } from '../diagnostics/use-lsp-bridge';
 import { EditorStatusContext, WorkbenchContext, type EditorStatus, type Workbench } from './workbench';
 import './ide.css';
 
@@ -52,13 +53,17 @@ function Workspace({
   const prefs = usePreferences(output);
   const saveExpanded = useCallback((dirs: string[]) => update({ expandedDirs: dirs }), [update]);
   const tree = useFileTree(workspaceId, strings(initial.expandedDirs), output, saveExpanded);
-  const files = useEditorFiles(workspaceId, { tabs: strings(initial.openTabs), active: typeof initial.activeTab === 'string' ? initial.activeTab : null }, output);
+  const editorHandle = useRef<EditorHandle>({ editor: null, monaco: null });
+  const liveBuffer = useCallback((path: string) => {
+    const { monaco } = editorHandle.current;
+    return monaco?.editor.getModel(monaco.Uri.parse(modelPath(path)))?.getValue() ?? null;
+  }, []);
+  const files = useEditorFiles(workspaceId, { tabs: strings(initial.openTabs), active: typeof initial.activeTab === 'string' ? initial.activeTab : null }, output, liveBuffer);
   const live = useLiveFiles(workspaceId, (event) => {
     tree.applyChanges(event);
     files.applyChanges(event);
   });
   const [editorStatus, setEditorStatus] = useState<EditorStatus | null>(null);
-  const editorHandle = useRef<EditorHandle>({ editor: null, monaco: null });
   const explorerActions = useRef<Workbench['explorerActions']['current']>(null);
   const [picker, setPicker] = useState<Picker>(null);
   const [closing, setClosing] = useState<FileTab | null>(null);
@@ -112,8 +117,8 @@ function Workspace({
 
   const ctxRef = useRef<IdeContext | null>(null);
   const openFile = useCallback(
-    (path: string, opts?: { line?: number }) => {
-      files.open(path, opts?.line);
+    (path: string, opts?: { line?: number; column?: number }) => {
+      files.open(path, opts?.line, opts?.column);
       tree.reveal(path);
     },
     [files, tree],
@@ -133,6 +138,7 @@ function Workspace({
     [workspaceId, canWrite, files, openFile],
   );
   ctxRef.current = ctx;
+  useLspBridge(workspaceId, canWrite, openFile);
 
   const requestClose = useCallback(
     (id: string) => {
@@ -153,6 +159,7 @@ function Workspace({
         'workbench.commandPalette': () => setPicker('commands'),
         'workbench.toggleSideBar': () => showSide(sideView ? null : 'explorer'),
         'workbench.togglePanel': () => showBottom(bottomTab ? null : lastBottom),
+        'workbench.showBrowser': () => showBottom('browser'),
         'workbench.toggleAgent': () => (agentPanel.current?.isCollapsed() ? agentPanel.current.expand() : agentPanel.current?.collapse()),
         'explorer.focus': () => {
           showSide('explorer');
@@ -169,6 +176,7 @@ function Workspace({
         'explorer.refresh': () => tree.refresh(),
         'editor.find': () => void editorHandle.current.editor?.getAction('actions.find')?.run(),
         'editor.replace': () => void editorHandle.current.editor?.getAction('editor.action.startFindReplaceAction')?.run(),
+        'workbench.showProblems': () => showBottom('problems'),
       }),
     [files, requestClose, showSide, showBottom, sideView, bottomTab, lastBottom, tree],
   );

@@ -15,8 +15,12 @@ import { ScmView } from '../scm/scm-view';
 import { SourceControlIcon } from '../scm/scm-icon';
 import { ScmBranchStatus } from '../scm/scm-status-item';
 import { TerminalPanel } from '../terminals/terminal-panel';
+import { BrowserPanel } from '../browser/browser-panel';
 import { AgentActivityStrip } from '../collab/agent-activity-badge';
 import { PresenceBar } from '../collab/presence-bar';
+import { ProblemsPanel, ProblemsTabTitle } from '../diagnostics/problems-panel';
+import { problemCounts } from '../diagnostics/diagnostics-state';
+import { useDiagnostics } from '../diagnostics/use-diagnostics';
 
 export { useIde, useIdeState, useOptionalIde } from './ide-context';
 
@@ -24,17 +28,18 @@ export interface IdeContext {
   workspaceId: string;
   canWrite: boolean;
   activeFile: string | null;
-  openFile(path: string, opts?: { line?: number }): void;
+  openFile(path: string, opts?: { line?: number; column?: number }): void;
   openDiff(input: { title: string; path?: string; original: string; modified: string; language?: string }): void;
   runCommand(id: string): void;
 }
 export interface SideView { id: string; title: string; icon: ReactNode; render(ctx: IdeContext): ReactNode }
-export interface BottomTab { id: string; title: string; render(ctx: IdeContext): ReactNode }
+/** `renderTitle`: a live tab title (a count); `title` stays its plain name. */
+export interface BottomTab { id: string; title: string; renderTitle?(ctx: IdeContext): ReactNode; render(ctx: IdeContext): ReactNode }
 export interface IdeCommand { id: string; title: string; keybinding?: string; run(ctx: IdeContext): void }
 /** A status bar entry (`branch` comes from Source Control's live git status). */
 export interface StatusItem { id: string; align: 'left' | 'right'; render(ctx: IdeContext): ReactNode }
-/** A source of problems (diagnostics); the status bar shows a count only once one is registered. */
-export interface ProblemSource { id: string; useCount(ctx: IdeContext): number }
+/** A source of problems (diagnostics); the status bar shows the counts only once one is registered. */
+export interface ProblemSource { id: string; useCounts(ctx: IdeContext): { errors: number; warnings: number } }
 
 export const SIDE_VIEWS: SideView[] = [
   { id: 'explorer', title: 'Explorer', icon: <FilesIcon />, render: (ctx) => <ExplorerView ctx={ctx} /> },
@@ -45,6 +50,8 @@ export const SIDE_VIEWS: SideView[] = [
 export const BOTTOM_TABS: BottomTab[] = [
   { id: 'output', title: 'Output', render: () => <OutputView /> },
   { id: 'terminals', title: 'Terminal', render: (ctx) => <TerminalPanel workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} /> },
+  { id: 'problems', title: 'Problems', renderTitle: (ctx) => <ProblemsTabTitle workspaceId={ctx.workspaceId} />, render: (ctx) => <ProblemsPanel ctx={ctx} /> },
+  { id: 'browser', title: 'Browser', render: (ctx) => <BrowserPanel workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} /> },
 ];
 
 export const COMMANDS: IdeCommand[] = [
@@ -61,6 +68,8 @@ export const COMMANDS: IdeCommand[] = [
   { id: 'explorer.refresh', title: 'Explorer: Refresh', run: () => runBuiltin('explorer.refresh') },
   { id: 'editor.find', title: 'Editor: Find', run: () => runBuiltin('editor.find') },
   { id: 'editor.replace', title: 'Editor: Replace', run: () => runBuiltin('editor.replace') },
+  { id: 'workbench.showProblems', title: 'View: Show Problems', keybinding: 'Mod+Shift+M', run: () => runBuiltin('workbench.showProblems') },
+  { id: 'browser.show', title: 'View: Show Browser', run: () => runBuiltin('workbench.showBrowser') },
 ];
 
 export const STATUS_ITEMS: StatusItem[] = [
@@ -72,4 +81,6 @@ export const STATUS_ITEMS: StatusItem[] = [
   { id: 'agent-activity', align: 'left', render: (ctx) => <AgentActivityStrip workspaceId={ctx.workspaceId} /> },
 ];
 
-export const PROBLEM_SOURCES: ProblemSource[] = [];
+export const PROBLEM_SOURCES: ProblemSource[] = [
+  { id: 'lsp', useCounts: (ctx) => problemCounts(useDiagnostics(ctx.workspaceId)) },
+];

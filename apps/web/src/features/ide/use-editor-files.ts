@@ -11,7 +11,7 @@ export interface EditorFiles {
   state: TabsState;
   dispatch(action: TabsAction): void;
   active: FileTab | null;
-  open(path: string, line?: number): void;
+  open(path: string, line?: number, column?: number): void;
   openDiff(tab: Omit<DiffTab, 'kind' | 'id'>): void;
   /** Resolves true once saved; false when a conflict opened or the save failed (both shown). */
   save(path?: string): Promise<boolean>;
@@ -30,7 +30,17 @@ const textOf = (file: FileContent) => (file.encoding === 'utf8' ? file.content :
 
 // The requests behind the editor's tabs: loading, If-Match saves, the 409 compare, and what a
 // change in the workspace does to an open tab (clean: reload; dirty: ask).
-export function useEditorFiles(workspaceId: string, initial: { tabs: string[]; active: string | null }, output: OutputLog): EditorFiles {
+/**
+ * `buffer` reads a tab's live text from the editor itself. A save takes the text from there, not
+ * from React state, because the last keystrokes before Ctrl+S may not have rendered yet: saving
+ * the rendered text would drop them and leave the tab dirty.
+ */
+export function useEditorFiles(
+  workspaceId: string,
+  initial: { tabs: string[]; active: string | null },
+  output: OutputLog,
+  buffer: (path: string) => string | null = () => null,
+): EditorFiles {
   const [state, dispatch] = useReducer(tabsReducer, initial, (i) => initialTabs(i.tabs, i.active));
   const stateRef = useRef(state);
   stateRef.current = state;
@@ -127,12 +137,14 @@ export function useEditorFiles(workspaceId: string, initial: { tabs: string[]; a
     async (path?: string) => {
       const tab = path ? fileTab(path) : activeFileTab(stateRef.current);
       if (!tab || tab.status !== 'ready' || tab.saving || tab.conflict) return false;
-      return writeOver(tab.path, tab.content, tab.etag).catch(() => false);
+      const live = buffer(tab.path);
+      if (live !== null && live !== tab.content) dispatch({ type: 'edit', path: tab.path, content: live });
+      return writeOver(tab.path, live ?? tab.content, tab.etag).catch(() => false);
     },
-    [writeOver],
+    [writeOver, buffer],
   );
 
-  const open = useCallback((path: string, line?: number) => dispatch({ type: 'open', path, line }), []);
+  const open = useCallback((path: string, line?: number, column?: number) => dispatch({ type: 'open', path, line, column }), []);
   const openDiff = useCallback((tab: Omit<DiffTab, 'kind' | 'id'>) => dispatch({ type: 'openDiff', tab }), []);
   const close = useCallback((id: string) => dispatch({ type: 'close', id }), []);
 

@@ -15,11 +15,35 @@ export interface IdeStateStore {
   update(patch: Partial<IdeState>): void;
 }
 
+const PREFETCH_FRESH_MS = 10_000;
+const prefetched = new Map<string, { at: number; answer: Promise<IdeStateResponse> }>();
+const ideStatePath = (workspaceId: string) => `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/ide-state`;
+
+/**
+ * Starts reading the IDE state while the workspace itself is still loading (the shell needs both:
+ * asking one after the other cost the page a round trip). Taken once by useServerIdeState; an
+ * answer older than PREFETCH_FRESH_MS is not used.
+ */
+export function prefetchIdeState(workspaceId: string): void {
+  const path = ideStatePath(workspaceId);
+  const hit = prefetched.get(path);
+  if (hit && Date.now() - hit.at < PREFETCH_FRESH_MS) return;
+  const answer = api.get<IdeStateResponse>(path);
+  answer.catch(() => undefined);
+  prefetched.set(path, { at: Date.now(), answer });
+}
+
+function takePrefetched(path: string): Promise<IdeStateResponse> | null {
+  const hit = prefetched.get(path);
+  prefetched.delete(path);
+  return hit && Date.now() - hit.at < PREFETCH_FRESH_MS ? hit.answer : null;
+}
+
 // The IDE's layout, tabs and expanded folders, per user and workspace on the server
 // (GET/PUT /api/v1/workspaces/:id/ide-state): read once before the shell renders, written a moment
 // after each change and once more when the page is left.
 export function useServerIdeState(workspaceId: string, output: OutputLog): IdeStateStore {
-  const path = `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/ide-state`;
+  const path = ideStatePath(workspaceId);
   const [initial, setInitial] = useState<IdeState | null>(null);
   const current = useRef<IdeState>({});
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -27,8 +51,9 @@ export function useServerIdeState(workspaceId: string, output: OutputLog): IdeSt
 
   useEffect(() => {
     const controller = new AbortController();
-    api.get<IdeStateResponse>(path, { signal: controller.signal }).then(
+    (takePrefetched(path) ?? api.get<IdeStateResponse>(path, { signal: controller.signal })).then(
       (res) => {
+        if (controller.signal.aborted) return;
         current.current = res.state && typeof res.state === 'object' ? res.state : {};
         setInitial(current.current);
       },

@@ -53,29 +53,7 @@ export function ChangeList({ group, files, canWrite, busy, actions }: { group: C
         </span>
         {canWrite ? (
           <span className={styles.row}>
-            {group === 'staged' ? (
-              <button type="button" className={styles.iconButton} disabled={busy} onClick={() => actions.unstage(paths)} title="Unstage all">
-                Unstage all
-              </button>
-            ) : (
-              <>
-                {group !== 'conflicts' ? (
-                  <button
-                    type="button"
-                    className={`${styles.iconButton} ${styles.danger}`}
-                    disabled={busy}
-                    onClick={() => discard('*', paths)}
-                    onBlur={() => asking === '*' && setAsking(null)}
-                    title={group === 'untracked' ? 'Delete all untracked files' : 'Discard all changes'}
-                  >
-                    {asking === '*' ? 'Really discard all?' : 'Discard all'}
-                  </button>
-                ) : null}
-                <button type="button" className={styles.iconButton} disabled={busy} onClick={() => actions.stage(paths)} title="Stage all">
-                  Stage all
-                </button>
-              </>
-            )}
+            <TargetActions group={group} targets={paths} confirmKey="*" whole busy={busy} asking={asking} setAsking={setAsking} onDiscard={discard} actions={actions} />
           </span>
         ) : null}
       </h3>
@@ -94,35 +72,76 @@ export function ChangeList({ group, files, canWrite, busy, actions }: { group: C
                 {dir ? <span className={styles.fileDir}>{dir}</span> : null}
               </button>
               {canWrite ? (
-                group === 'staged' ? (
-                  <button type="button" className={styles.iconButton} disabled={busy} onClick={() => actions.unstage([file.path])} aria-label={`Unstage ${file.path}`} title="Unstage">
-                    −
-                  </button>
-                ) : (
-                  <>
-                    {group !== 'conflicts' ? (
-                      <button
-                        type="button"
-                        className={`${styles.iconButton} ${styles.danger}`}
-                        disabled={busy}
-                        onClick={() => discard(file.path, [file.path])}
-                        onBlur={() => asking === file.path && setAsking(null)}
-                        aria-label={asking === file.path ? `Really discard ${file.path}?` : `Discard ${file.path}`}
-                        title={group === 'untracked' ? 'Delete this file' : 'Discard changes'}
-                      >
-                        {asking === file.path ? 'Sure?' : '↺'}
-                      </button>
-                    ) : null}
-                    <button type="button" className={styles.iconButton} disabled={busy} onClick={() => actions.stage([file.path])} aria-label={`Stage ${file.path}`} title={group === 'conflicts' ? 'Mark resolved (stage)' : 'Stage'}>
-                      +
-                    </button>
-                  </>
-                )
+                <TargetActions group={group} targets={[file.path]} confirmKey={file.path} busy={busy} asking={asking} setAsking={setAsking} onDiscard={discard} actions={actions} />
               ) : null}
             </li>
           );
         })}
       </ul>
     </section>
+  );
+}
+
+/**
+ * The stage / unstage / discard buttons of a whole group (`whole`, words) or of one file (symbols,
+ * labelled with its path). A discard asks first: `asking` holds the target key being confirmed.
+ */
+function TargetActions({
+  group,
+  targets,
+  confirmKey,
+  whole = false,
+  busy,
+  asking,
+  setAsking,
+  onDiscard,
+  actions,
+}: {
+  group: ChangeGroup;
+  targets: string[];
+  confirmKey: string;
+  whole?: boolean;
+  busy: boolean;
+  asking: string | null;
+  setAsking: (key: string | null) => void;
+  onDiscard: (key: string, targets: string[]) => void;
+  actions: ChangeActions;
+}) {
+  const what = whole ? null : targets[0];
+  if (group === 'staged') {
+    return (
+      <button type="button" className={styles.iconButton} disabled={busy} onClick={() => actions.unstage(targets)} aria-label={what ? `Unstage ${what}` : undefined} title={whole ? 'Unstage all' : 'Unstage'}>
+        {whole ? 'Unstage all' : '−'}
+      </button>
+    );
+  }
+  const confirming = asking === confirmKey;
+  const untracked = group === 'untracked';
+  return (
+    <>
+      {group !== 'conflicts' ? (
+        <button
+          type="button"
+          className={`${styles.iconButton} ${styles.danger}`}
+          disabled={busy}
+          onClick={() => onDiscard(confirmKey, targets)}
+          onBlur={() => confirming && setAsking(null)}
+          aria-label={what ? (confirming ? `Really discard ${what}?` : `Discard ${what}`) : undefined}
+          title={whole ? (untracked ? 'Delete all untracked files' : 'Discard all changes') : untracked ? 'Delete this file' : 'Discard changes'}
+        >
+          {whole ? (confirming ? 'Really discard all?' : 'Discard all') : confirming ? 'Sure?' : '↺'}
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className={styles.iconButton}
+        disabled={busy}
+        onClick={() => actions.stage(targets)}
+        aria-label={what ? `Stage ${what}` : undefined}
+        title={whole ? 'Stage all' : group === 'conflicts' ? 'Mark resolved (stage)' : 'Stage'}
+      >
+        {whole ? 'Stage all' : '+'}
+      </button>
+    </>
   );
 }

@@ -6,8 +6,6 @@ import type { ClientToServerEvents, GitStatus, ServerToClientEvents } from '@h/c
 import { ApiError, api } from '../../lib/api-client';
 import { scmPaths } from './scm-api';
 
-/** How often status is asked for while the page is visible: a terminal's `git commit` touches only .git, which live files leave out. */
-const POLL_MS = 5000;
 /** files.changed bursts (a checkout, the agent writing) become one status call. */
 const DEBOUNCE_MS = 300;
 
@@ -21,21 +19,20 @@ interface Entry {
   listeners: Set<() => void>;
   inflight: boolean;
   again: boolean;
-  /** Subscribers that want the slow poll (the open view; the status bar alone does not keep a sandbox busy). */
-  pollers: number;
   stop?: () => void;
 }
 
 // One status per workspace for every part of the page that shows it (the Source Control view, the
 // status bar's branch): one request at a time, refreshed after the panel's own actions, on
-// files.changed, on focus and on a slow poll while the page is visible — and only while someone
-// is subscribed.
+// files.changed (work-tree changes, and `git: true` when HEAD, the index or refs change, e.g. a
+// `git commit` in a terminal: sandboxd's watcher sees .git too) and on focus — and only while
+// someone is subscribed. No polling.
 const entries = new Map<string, Entry>();
 
 function entryOf(workspaceId: string): Entry {
   let e = entries.get(workspaceId);
   if (!e) {
-    e = { snapshot: {}, listeners: new Set(), inflight: false, again: false, pollers: 0 };
+    e = { snapshot: {}, listeners: new Set(), inflight: false, again: false };
     entries.set(workspaceId, e);
   }
   return e;
@@ -78,14 +75,12 @@ function start(workspaceId: string): () => void {
   socket.on('ready', () => socket.emit('files.subscribe', { workspaceId }, () => undefined));
   socket.on('files.changed', (event) => event.workspaceId === workspaceId && soon());
   const visible = () => document.visibilityState === 'visible';
-  const poll = setInterval(() => visible() && entryOf(workspaceId).pollers > 0 && reloadGitStatus(workspaceId), POLL_MS);
   const onBack = () => visible() && reloadGitStatus(workspaceId);
   document.addEventListener('visibilitychange', onBack);
   window.addEventListener('focus', onBack);
   reloadGitStatus(workspaceId);
   return () => {
     if (timer) clearTimeout(timer);
-    clearInterval(poll);
     document.removeEventListener('visibilitychange', onBack);
     window.removeEventListener('focus', onBack);
     socket.removeAllListeners();
@@ -93,24 +88,22 @@ function start(workspaceId: string): () => void {
   };
 }
 
-/** The workspace's git status, live while the component is mounted; `poll` adds the slow poll. */
-export function useGitStatus(workspaceId: string, { poll = false }: { poll?: boolean } = {}): Snapshot & { reload: () => void } {
+/** The workspace's git status, live while the component is mounted. */
+export function useGitStatus(workspaceId: string): Snapshot & { reload: () => void } {
   const subscribe = useCallback(
     (listener: () => void) => {
       const e = entryOf(workspaceId);
       e.listeners.add(listener);
-      if (poll) e.pollers++;
       if (e.listeners.size === 1) e.stop = start(workspaceId);
       return () => {
         e.listeners.delete(listener);
-        if (poll) e.pollers--;
         if (!e.listeners.size) {
           e.stop?.();
           e.stop = undefined;
         }
       };
     },
-    [workspaceId, poll],
+    [workspaceId],
   );
   const snapshot = useSyncExternalStore(subscribe, () => entryOf(workspaceId).snapshot, () => EMPTY);
   const reload = useCallback(() => reloadGitStatus(workspaceId), [workspaceId]);

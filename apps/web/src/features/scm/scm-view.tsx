@@ -27,7 +27,7 @@ export interface OpenDiffInput {
  * change nothing (the api refuses them too). Without a repository it offers `git init`.
  */
 export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: string; canWrite: boolean; openDiff: (input: OpenDiffInput) => void }) {
-  const status = useGitStatus(workspaceId, { poll: true });
+  const status = useGitStatus(workspaceId);
   const repo = status.status?.initialized ? status.status : null;
   const branches = useApiQuery<GitBranchList>(repo ? scmPaths.branches(workspaceId) : null);
   const action = useAction();

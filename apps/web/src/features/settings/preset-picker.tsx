@@ -6,10 +6,10 @@ import { SelectField } from '../../components/select-field';
 import { useApiQuery } from '../../lib/use-api-query';
 
 /**
- * The team's model presets as a choice in the new-session form: picking one fills in its model
- * and thinking (which stay editable). Shows nothing while the team has none.
+ * The team's model presets as a choice in the new-session form: picking one fills in its provider,
+ * model and thinking (which stay editable). Shows nothing while the team has none.
  */
-export function PresetPicker({ workspaceId, onPick }: { workspaceId: string; onPick: (preset: Pick<ModelPreset, 'model' | 'thinking'>) => void }) {
+export function PresetPicker({ workspaceId, onPick }: { workspaceId: string; onPick: (preset: Pick<ModelPreset, 'providerId' | 'model' | 'thinking'>) => void }) {
   const workspace = useApiQuery<Workspace>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}`);
   const teamId = workspace.data?.teamId;
   const presets = useApiQuery<ModelPresetList>(teamId ? `/api/v1/teams/${encodeURIComponent(teamId)}/model-presets` : null);

@@ -11,12 +11,15 @@ import { useDocumentTitle } from '../../lib/use-poll-while';
 import { MembersSection } from '../team/members-section';
 import { ProviderKeySection } from '../team/provider-key-section';
 import { TokensSection } from '../team/tokens-section';
+import { CustomProvidersSection } from './custom-providers-section';
+import { McpServersSection } from './mcp-servers-section';
+import { MemorySection } from './memory-section';
 import { ModelPresetsSection } from './model-presets-section';
 import { PreferencesSection } from './preferences-section';
 
 /**
- * Settings as seen from a workspace's IDE: your editor preferences, then the team's model presets,
- * its provider key, members and API tokens (the team page's own sections, so both stay one
+ * Settings as seen from a workspace's IDE: your editor preferences, the workspace's MCP servers, then the team's model presets,
+ * its DeepSeek key and its own OpenAI-compatible providers, members and API tokens (the team page's own sections, so both stay one
  * implementation).
  */
 export function SettingsView({ workspaceId }: { workspaceId: string }) {
@@ -58,8 +61,12 @@ export function SettingsView({ workspaceId }: { workspaceId: string }) {
         </Link>
       </div>
       <PreferencesSection />
+      <McpServersSection workspaceId={w.id} role={role} />
+      <MemorySection workspaceId={w.id} role={role} />
       <ModelPresetsSection base={base} role={role} />
       <ProviderKeySection base={base} role={role} />
+      <ProviderKeySection base={base} role={role} provider="anthropic" />
+      <CustomProvidersSection base={base} role={role} />
       <MembersSection base={base} role={role} />
       {/* Tokens are listed to members and up; a viewer's request would answer 403. */}
       {canWrite(role) ? <TokensSection base={base} role={role} workspaces={workspaces.data?.items ?? []} /> : null}

@@ -12,10 +12,19 @@ import { canManage } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
 
+const PROVIDERS = {
+  deepseek: { title: 'DeepSeek API key', intro: "The agent uses this key for the team's model requests." },
+  anthropic: {
+    title: 'Anthropic API key',
+    intro: 'Claude Code sessions use this key. H adds it to their model requests on the server: it never enters a workspace sandbox.',
+  },
+} as const;
+
 // The api never returns the key itself, only whether one is stored; the input is cleared as soon
 // as it has been sent so it does not linger in the page.
-export function ProviderKeySection({ base, role }: { base: string; role: TeamRole }) {
-  const path = base + '/providers/deepseek';
+export function ProviderKeySection({ base, role, provider = 'deepseek' }: { base: string; role: TeamRole; provider?: keyof typeof PROVIDERS }) {
+  const path = `${base}/providers/${provider}`;
+  const info = PROVIDERS[provider];
   const status = useApiQuery<ProviderStatus>(path);
   const [apiKey, setApiKey] = useState('');
   const save = useAction();
@@ -34,12 +43,12 @@ export function ProviderKeySection({ base, role }: { base: string; role: TeamRol
   };
 
   return (
-    <section className="panel" aria-labelledby="provider-heading">
-      <h2 id="provider-heading">DeepSeek API key</h2>
-      <p className="muted section-intro">The agent uses this key for the team&apos;s model requests. It is stored encrypted and never shown again.</p>
+    <section className="panel" aria-labelledby={`provider-heading-${provider}`}>
+      <h2 id={`provider-heading-${provider}`}>{info.title}</h2>
+      <p className="muted section-intro">{info.intro} It is stored encrypted and never shown again.</p>
       {status.error ? <FormError message={status.error.message} /> : null}
       {status.data ? (
-        <p className="provider-status" data-testid="provider-status">
+        <p className="provider-status" data-testid={provider === 'deepseek' ? 'provider-status' : `provider-status-${provider}`}>
           {configured ? (
             <>
               <span className="badge badge-status-ready">Configured</span>
@@ -54,7 +63,7 @@ export function ProviderKeySection({ base, role }: { base: string; role: TeamRol
         <>
           <form onSubmit={onSubmit} className="form form-inline">
             <Field
-              id="deepseek-key"
+              id={`${provider}-key`}
               label={configured ? 'New API key' : 'API key'}
               type="password"
               autoComplete="off"

@@ -5,8 +5,9 @@ import { Unavailable } from '../../components/unavailable';
 import type { ListResponse, Team, WorkspaceResponse as Workspace } from '@h/contracts';
 import { canWrite, ROLE_LABELS } from '../../lib/roles';
 import { useApiQuery } from '../../lib/use-api-query';
-import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
+import { useDocumentTitle } from '../../lib/use-poll-while';
 import { MembersSection } from './members-section';
+import { CustomProvidersSection } from '../settings/custom-providers-section';
 import { ProviderKeySection } from './provider-key-section';
 import { QuotasSection } from './quotas-section';
 import { TokensSection } from './tokens-section';
@@ -17,8 +18,7 @@ export function TeamView({ teamId }: { teamId: string }) {
   const team = useApiQuery<Team>(base);
   const workspaces = useApiQuery<ListResponse<Workspace>>(base + '/workspaces');
 
-  // Workspaces are set up by a worker job: poll while any is still provisioning.
-  usePollWhile(workspaces.data?.items.some((w) => w.status === 'provisioning') ?? false, workspaces);
+  // Workspaces are set up by a worker job: WorkspacesSection hears its progress over Socket.IO.
   useDocumentTitle(team.data?.name);
 
   if (team.error) return <Unavailable what="Team" error={team.error} />;
@@ -45,6 +45,8 @@ export function TeamView({ teamId }: { teamId: string }) {
       {/* Tokens are listed to members and up; a viewer's request would answer 403. */}
       {canWrite(role) ? <TokensSection base={base} role={role} workspaces={workspaces.data?.items ?? []} /> : null}
       <ProviderKeySection base={base} role={role} />
+      <ProviderKeySection base={base} role={role} provider="anthropic" />
+      <CustomProvidersSection base={base} role={role} />
       <QuotasSection base={base} />
     </>
   );

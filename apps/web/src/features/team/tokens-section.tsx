@@ -9,22 +9,21 @@ import { SelectField } from '../../components/select-field';
 import { ShownOnce } from '../../components/shown-once';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
+import { TOKEN_SCOPE_INFO, TOKEN_SCOPES } from '@h/contracts/identity-api';
 import type { ApiToken, CreatedApiToken, ListResponse, TeamRole, TokenScope, WorkspaceResponse as Workspace } from '@h/contracts';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { canManage } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
 
-// A token never gets more than its creator's role; the api checks that too.
-const SCOPE_CHOICES: { value: string; scopes: TokenScope[]; label: string; adminOnly: boolean }[] = [
-  { value: 'read', scopes: ['read'], label: 'Read only', adminOnly: false },
-  { value: 'write', scopes: ['read', 'write'], label: 'Read and write', adminOnly: false },
-  { value: 'admin', scopes: ['read', 'write', 'admin'], label: 'Admin', adminOnly: true },
-];
+// A token never gets more than its creator's role (the api checks that too): members may make
+// read, run and write tokens, owners and admins also admin ones. Each scope includes the ones
+// before it, so a token holds one.
+const ADMIN_ONLY_SCOPES: readonly TokenScope[] = ['admin'];
 
 function scopeLabel(scopes: TokenScope[]): string {
-  if (scopes.includes('admin')) return 'Admin';
-  return scopes.includes('write') ? 'Read and write' : 'Read only';
+  const highest = [...TOKEN_SCOPES].reverse().find((s) => scopes.includes(s));
+  return highest ? TOKEN_SCOPE_INFO[highest].label : 'No access';
 }
 
 const EXPIRY_CHOICES = [
@@ -122,14 +121,14 @@ function CreateTokenForm({
   const [name, setName] = useState('');
   const [workspaceId, setWorkspaceId] = useState('');
   const [expiresInDays, setExpiresInDays] = useState(90);
-  const [scope, setScope] = useState('write');
+  const [scope, setScope] = useState<TokenScope>('write');
+  const scopes = TOKEN_SCOPES.filter((s) => allowAdmin || !ADMIN_ONLY_SCOPES.includes(s));
   const action = useAction();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void action.run(async () => {
-      const scopes = SCOPE_CHOICES.find((c) => c.value === scope)?.scopes ?? ['read'];
-      const body: { name: string; scopes: TokenScope[]; workspaceId?: string; expiresInDays?: number } = { name: name.trim(), scopes };
+      const body: { name: string; scopes: TokenScope[]; workspaceId?: string; expiresInDays?: number } = { name: name.trim(), scopes: [scope] };
       if (workspaceId) body.workspaceId = workspaceId;
       if (expiresInDays > 0) body.expiresInDays = expiresInDays;
       const result = await api.post<CreatedApiToken>(base + '/tokens', body);
@@ -154,8 +153,9 @@ function CreateTokenForm({
           id="token-scope"
           label="Permissions"
           value={scope}
-          options={SCOPE_CHOICES.filter((c) => allowAdmin || !c.adminOnly)}
-          onChange={setScope}
+          options={scopes.map((s) => ({ value: s, label: TOKEN_SCOPE_INFO[s].label }))}
+          onChange={(value) => setScope(value as TokenScope)}
+          describedBy="token-scope-help"
         />
         <SelectField
           id="token-expiry"
@@ -165,6 +165,14 @@ function CreateTokenForm({
           onChange={(value) => setExpiresInDays(Number(value))}
         />
       </div>
+      <dl id="token-scope-help" className="muted small scope-help">
+        {scopes.map((s) => (
+          <div key={s}>
+            <dt>{TOKEN_SCOPE_INFO[s].label}</dt>
+            <dd>{TOKEN_SCOPE_INFO[s].allows}</dd>
+          </div>
+        ))}
+      </dl>
       <FormError message={action.error} />
       <div>
         <SubmitButton pending={action.pending} pendingLabel="Creating…">

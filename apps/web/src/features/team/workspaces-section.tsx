@@ -1,17 +1,14 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect } from 'react';
 import { DataTable, ListState } from '../../components/data-table';
 import { StatusBadge } from '../../components/status-badge';
 import type { ListResponse, TeamRole, WorkspaceResponse as Workspace } from '@h/contracts';
 import { formatDate } from '../../lib/format';
 import { canWrite } from '../../lib/roles';
 import type { ApiQuery } from '../../lib/use-api-query';
+import { useWorkspaceStatus } from '../workspace/use-workspace-status';
 import { CreateWorkspaceForm } from './create-workspace-form';
-
-/** How often the list refreshes while a workspace is being set up (clone and unpack progress). */
-const PROVISIONING_POLL_MS = 1500;
 
 export function WorkspacesSection({
   base,
@@ -23,13 +20,8 @@ export function WorkspacesSection({
   workspaces: ApiQuery<ListResponse<Workspace>>;
 }) {
   const items = workspaces.data?.items;
-  const provisioning = !!items?.some((w) => w.status === 'provisioning');
-  const { reload } = workspaces;
-  useEffect(() => {
-    if (!provisioning) return;
-    const timer = setInterval(reload, PROVISIONING_POLL_MS);
-    return () => clearInterval(timer);
-  }, [provisioning, reload]);
+  // Clone and unpack progress, and the end of a setup, arrive over Socket.IO: the list reloads then.
+  useWorkspaceStatus((items ?? []).filter((w) => w.status === 'provisioning').map((w) => w.id), workspaces.reload);
   return (
     <section className="panel" aria-labelledby="workspaces-heading">
       <h2 id="workspaces-heading">Workspaces</h2>
@@ -45,9 +37,15 @@ export function WorkspacesSection({
                 </Link>
                 {w.description ? <div className="muted small">{w.description}</div> : null}
                 {w.status === 'ready' ? (
-                  <a className="small" href={`/api/v1/workspaces/${encodeURIComponent(w.id)}/archive?format=tar.gz`} download>
-                    Download .tar.gz
-                  </a>
+                  <span className="small">
+                    Download{' '}
+                    <a href={`/api/v1/workspaces/${encodeURIComponent(w.id)}/archive?format=tar.gz`} download>
+                      .tar.gz
+                    </a>{' '}
+                    <a href={`/api/v1/workspaces/${encodeURIComponent(w.id)}/archive?format=zip`} download>
+                      .zip
+                    </a>
+                  </span>
                 ) : null}
               </td>
               <td>

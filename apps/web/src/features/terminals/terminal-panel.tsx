@@ -2,6 +2,7 @@
 
 import '@xterm/xterm/css/xterm.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { openInBrowserView } from '../browser/browser-open';
 import { TerminalView, type TerminalHandle } from './terminal-view';
 import { useTerminalSocket } from './use-terminal-socket';
 import styles from './terminals.module.css';
@@ -18,11 +19,37 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
   const [query, setQuery] = useState('');
   const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
   const handles = useRef(new Map<string, TerminalHandle>());
+  // Pages served by programs started in each terminal (`terminal.preview`, and the attach answer's list).
+  const [previews, setPreviews] = useState<Record<string, string[]>>({});
+  const addPreviews = useCallback(
+    (id: string, urls: string[]) =>
+      setPreviews((prev) => {
+        const known = prev[id] ?? [];
+        const fresh = urls.filter((u) => !known.includes(u));
+        return fresh.length ? { ...prev, [id]: [...known, ...fresh] } : prev;
+      }),
+    [],
+  );
+  useEffect(() => {
+    if (!socket) return;
+    const onPreview = (e: { workspaceId: string; terminalId: string; url: string }) => e.workspaceId === workspaceId && addPreviews(e.terminalId, [e.url]);
+    socket.on('terminal.preview', onPreview);
+    return () => {
+      socket.off('terminal.preview', onPreview);
+    };
+  }, [socket, workspaceId, addPreviews]);
 
+  // A terminal this page just opened: its ack can come before the list that names it
+  // (`terminal.changed`), and falling back to the last listed one must not take its place.
+  const opened = useRef<string | null>(null);
   const active = terminals.find((t) => t.id === activeId) ?? terminals[terminals.length - 1] ?? null;
   useEffect(() => {
+    if (activeId !== null && activeId === opened.current) {
+      if (terminals.some((t) => t.id === activeId)) opened.current = null;
+      return;
+    }
     if (active && active.id !== activeId) setActiveId(active.id);
-  }, [active, activeId]);
+  }, [active, activeId, terminals]);
 
   const onHandle = useCallback((id: string, h: TerminalHandle | null) => {
     if (h) handles.current.set(id, h);
@@ -35,7 +62,10 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
     setNotice(null);
     // Sized like the visible terminal when there is one; the view fits itself right after.
     socket.emit('terminal.open', { workspaceId, cols: 80, rows: 24 }, (ack) => {
-      if (ack?.ok) setActiveId(ack.data.terminal.id);
+      if (ack?.ok) {
+        opened.current = ack.data.terminal.id;
+        setActiveId(ack.data.terminal.id);
+      }
       else setNotice(ack?.error?.message ?? 'Could not open a terminal.');
     });
   };
@@ -56,7 +86,8 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
     if (active && query) handles.current.get(active.id)?.find(query, backwards);
   };
 
-  const atMax = max > 0 && terminals.length >= max;
+  // Ended terminals (saved history only) do not count: they hold no process in the sandbox.
+  const atMax = max > 0 && terminals.filter((t) => !t.ended).length >= max;
   return (
     <section className={styles.panel} aria-label="Terminals">
       <div className={styles.toolbar}>
@@ -84,6 +115,7 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
                   aria-selected={t.id === active?.id}
                   className={styles.tabButton}
                   onClick={() => {
+                    opened.current = null;
                     setActiveId(t.id);
                     handles.current.get(t.id)?.focus();
                   }}
@@ -92,11 +124,11 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
                 >
                   {t.agent ? <span className={styles.agentBadge}>agent</span> : null}
                   {t.title === 'Terminal' ? `Terminal ${i + 1}` : t.title}
-                  {t.id in exited ? <span className={styles.exited}> (exited)</span> : null}
+                  {t.ended ? <span className={styles.exited}> (ended)</span> : t.id in exited ? <span className={styles.exited}> (exited)</span> : null}
                 </button>
               )}
               {canWrite ? (
-                <button type="button" className={styles.closeButton} aria-label={`Close terminal ${i + 1}`} onClick={() => close(t.id)}>
+                <button type="button" className={styles.closeButton} aria-label={`${t.ended ? 'Dismiss' : 'Close'} terminal ${i + 1}`} title={t.ended ? 'Dismiss: forget its saved history' : 'Close'} onClick={() => close(t.id)}>
                   ×
                 </button>
               ) : null}
@@ -127,6 +159,21 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
       </div>
       {!canWrite ? <p className={styles.notice}>Read-only: viewers watch the team&apos;s terminals but cannot type into them.</p> : null}
       {atMax && canWrite ? <p className={styles.notice}>This workspace has {max} terminals open, the most it may; close one to open another.</p> : null}
+      {active && previews[active.id]?.length ? (
+        <p className={styles.notice} role="status" data-testid="terminal-preview">
+          Serving a page in the workspace: {previews[active.id].map((url, i) => (
+            <span key={url} className="mono">
+              {i ? ', ' : ''}
+              {url}
+              {canWrite ? (
+                <button type="button" className={styles.previewOpen} onClick={() => openInBrowserView(workspaceId, url)}>
+                  Open in browser view
+                </button>
+              ) : null}
+            </span>
+          ))}
+        </p>
+      ) : null}
       {notice ? <p className="form-error">{notice}</p> : null}
       {error ? <p className="form-error">{error}</p> : null}
       <div className={styles.screens}>
@@ -136,7 +183,17 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
         ) : null}
         {socket
           ? terminals.map((t) => (
-              <TerminalView key={t.id} info={t} socket={socket} generation={generation} active={t.id === active?.id} canWrite={canWrite} onHandle={onHandle} onExit={onExit} />
+              <TerminalView
+                key={t.id}
+                info={t}
+                socket={socket}
+                generation={generation}
+                active={t.id === active?.id}
+                canWrite={canWrite}
+                onHandle={onHandle}
+                onExit={onExit}
+                onPreviews={addPreviews}
+              />
             ))
           : null}
       </div>

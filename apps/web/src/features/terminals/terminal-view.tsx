@@ -21,6 +21,8 @@ interface Props {
   canWrite: boolean;
   onHandle(id: string, handle: TerminalHandle | null): void;
   onExit(id: string, exitCode: number | null): void;
+  /** Pages the server found served from this terminal so far (in an attach answer). */
+  onPreviews(id: string, urls: string[]): void;
 }
 
 const RESIZE_DEBOUNCE_MS = 120;
@@ -31,7 +33,7 @@ const RESIZE_DEBOUNCE_MS = 120;
  * written is never written twice. The ack is handled in its callback, which runs before any output
  * event behind it.
  */
-export function TerminalView({ info, socket, generation, active, canWrite, onHandle, onExit }: Props) {
+export function TerminalView({ info, socket, generation, active, canWrite, onHandle, onExit, onPreviews }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const attach = useRef<() => void>(() => undefined);
   const fitRef = useRef<() => void>(() => undefined);
@@ -64,12 +66,20 @@ export function TerminalView({ info, socket, generation, active, canWrite, onHan
       term.loadAddon(new WebLinksAddon((_e, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
       term.open(host.current);
       let end: number | null = null;
+      // Its process is gone (exited, or its sandbox stopped): the saved history stays, read-only.
+      let ended = Boolean(info.ended);
       let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 
       const take = (answer: TerminalAttached) => {
         if (answer.reset) term.reset();
         term.write(answer.data);
         end = answer.end;
+        if (answer.previews?.length) onPreviews(id, answer.previews);
+        if (answer.ended) {
+          ended = true;
+          const code = answer.ended.exitCode;
+          term.write(`\r\n\x1b[2m[ended${code === null ? ' (its sandbox stopped)' : ` with code ${code}`}: saved history, read-only. Open a new terminal beside it.]\x1b[0m\r\n`);
+        }
       };
       attach.current = () =>
         socket.emit('terminal.attach', { workspaceId, terminalId: id, ...(end === null ? {} : { after: end }) }, (ack) => {
@@ -88,6 +98,7 @@ export function TerminalView({ info, socket, generation, active, canWrite, onHan
       };
       const onExitEvent = (e: { terminalId: string; exitCode: number | null }) => {
         if (e.terminalId !== id) return;
+        ended = true;
         term.write(`\r\n\x1b[2m[process exited${e.exitCode === null ? '' : ` with code ${e.exitCode}`}]\x1b[0m\r\n`);
         onExit(id, e.exitCode);
       };
@@ -95,14 +106,14 @@ export function TerminalView({ info, socket, generation, active, canWrite, onHan
       socket.on('terminal.error', onError);
       socket.on('terminal.exit', onExitEvent);
       const input = term.onData((data) => {
-        if (canWrite) socket.emit('terminal.input', { workspaceId, terminalId: id, data }, () => undefined);
+        if (canWrite && !ended) socket.emit('terminal.input', { workspaceId, terminalId: id, data }, () => undefined);
       });
 
       fitRef.current = () => {
         if (!host.current || host.current.offsetParent === null) return; // hidden tab: nothing to measure
         const before = `${term.cols}x${term.rows}`;
         fit.fit();
-        if (!canWrite || `${term.cols}x${term.rows}` === before) return;
+        if (!canWrite || ended || `${term.cols}x${term.rows}` === before) return;
         clearTimeout(resizeTimer);
         resizeTimer = setTimeout(() => socket.emit('terminal.resize', { workspaceId, terminalId: id, cols: term.cols, rows: term.rows }, () => undefined), RESIZE_DEBOUNCE_MS);
       };

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useEffect } from 'react';
 import { StatusBadge } from '../../components/status-badge';
 import { Unavailable } from '../../components/unavailable';
 import type { TeamRole, WorkspaceResponse as Workspace } from '@h/contracts';
@@ -8,17 +9,27 @@ import { formatDateTime } from '../../lib/format';
 import { canWrite } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';
 import { useApiQuery } from '../../lib/use-api-query';
-import { useDocumentTitle, usePollWhile } from '../../lib/use-poll-while';
+import { useDocumentTitle } from '../../lib/use-poll-while';
 import { IdeShell } from '../ide/ide-shell';
+import { preloadMonaco } from '../ide/monaco-setup';
+import { prefetchIdeState } from '../ide/use-ide-state';
 import { WORKSPACE_STATUS_TEXT } from '../ide/settings-view';
+import { useWorkspaceStatus } from './use-workspace-status';
 import { WorkspaceSettings } from './workspace-settings';
 
 // A ready workspace opens as the IDE (files, editor, agent console; status and settings in its
 // "Workspace" side view). While it is being set up, or when setup failed, the page shows its status.
 export function WorkspaceView({ workspaceId }: { workspaceId: string }) {
   const workspace = useApiQuery<Workspace>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}`);
+  // What the IDE needs next, asked for alongside the workspace instead of after it: the saved
+  // layout and tabs, and the editor's chunk (the largest of the page).
+  useEffect(() => {
+    prefetchIdeState(workspaceId);
+    preloadMonaco();
+  }, [workspaceId]);
   const { me } = useSession();
-  usePollWhile(workspace.data?.status === 'provisioning', workspace);
+  // While it is being set up, its progress and the end of the setup arrive over Socket.IO.
+  useWorkspaceStatus(workspace.data?.status === 'provisioning' ? [workspaceId] : [], workspace.reload);
   useDocumentTitle(workspace.data?.name);
 
   if (workspace.error) return <Unavailable what="Workspace" error={workspace.error} />;

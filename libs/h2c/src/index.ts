@@ -1,0 +1,2 @@
+export * from './h2c.module';
+export * from './h2c-frames';

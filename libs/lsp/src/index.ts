@@ -1,0 +1,3 @@
+export * from './lsp.module';
+export * from './lsp.hub';
+export * from './lsp.gateway';

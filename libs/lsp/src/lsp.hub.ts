@@ -1,0 +1,131 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type { Server } from 'socket.io';
+import type { DiagnosticsChangedEvent, DiagnosticsSnapshot, FileDiagnostics, LspServerStatus } from '@h/contracts';
+import { FileSandboxService } from '@h/files';
+import type { SandboxClient } from '@h/sandbox';
+import type { LspDiagnosticsNotification } from '@h/sandbox-protocol';
+import { sanitizeFileDiagnostics } from '@h/tools';
+
+/** Files one notification may carry that are looked at (sandboxd sends at most 100). */
+const MAX_FILES_PER_NOTIFICATION = 1000;
+const LSP_STATES = new Set(['starting', 'running', 'stopped', 'failed']);
+
+interface Watch {
+  workspaceId: string;
+  sockets: Set<string>;
+  client: SandboxClient | null;
+  arming: Promise<void> | null;
+  armedOnce: boolean;
+  detach?: () => void;
+}
+
+export const diagnosticsRoom = (workspaceId: string) => `diagnostics:${workspaceId}`;
+
+export function sanitizeServers(raw: unknown): LspServerStatus[] {
+  return (Array.isArray(raw) ? raw.slice(0, 50) : [])
+    .filter((s) => s && typeof s.language === 'string' && typeof s.command === 'string' && LSP_STATES.has(s.state))
+    .map((s) => ({ language: String(s.language).slice(0, 40), command: String(s.command).slice(0, 100), state: s.state }));
+}
+
+export function sanitizeFiles(raw: unknown): FileDiagnostics[] {
+  return (Array.isArray(raw) ? raw.slice(0, MAX_FILES_PER_NOTIFICATION) : []).map(sanitizeFileDiagnostics).filter((f): f is FileDiagnostics => !!f);
+}
+
+/**
+ * Diagnostics for this api process's sockets, like live files (libs/files files-watch.hub.ts): one
+ * listener on the workspace's sandbox connection while a socket of this process is subscribed;
+ * sandboxd sends `lsp.diagnostics` to every connection, so each api replica hears them itself and
+ * emits to its own sockets only (`server.local`), nothing crosses the Redis adapter twice. A
+ * dropped connection is re-armed by the next call that reaches the sandbox, with `reset` so editors
+ * refetch (the sandbox may have restarted and its servers with it).
+ */
+@Injectable()
+export class LspHub implements OnModuleDestroy {
+  private readonly logger = new Logger(LspHub.name);
+  private readonly watches = new Map<string, Watch>();
+  private server: Server | null = null;
+
+  constructor(private readonly sandbox: FileSandboxService) {
+    sandbox.onConnected((workspaceId, client) => {
+      const w = this.watches.get(workspaceId);
+      if (w && !w.arming && w.client !== client) void this.arm(w).catch(() => undefined);
+    });
+  }
+
+  attach(server: Server): void {
+    this.server = server;
+  }
+
+  async add(workspaceId: string, socketId: string): Promise<void> {
+    let w = this.watches.get(workspaceId);
+    if (!w) {
+      w = { workspaceId, sockets: new Set(), client: null, arming: null, armedOnce: false };
+      this.watches.set(workspaceId, w);
+    }
+    w.sockets.add(socketId);
+    try {
+      if (w.arming) await w.arming;
+      if (!w.client) await this.arm(w);
+    } catch (err) {
+      this.remove(workspaceId, socketId);
+      throw err;
+    }
+  }
+
+  remove(workspaceId: string, socketId: string): void {
+    const w = this.watches.get(workspaceId);
+    if (!w || !w.sockets.delete(socketId) || w.sockets.size) return;
+    this.watches.delete(workspaceId);
+    w.detach?.();
+  }
+
+  /** Everything the sandbox's servers know now. */
+  async snapshot(workspaceId: string): Promise<DiagnosticsSnapshot> {
+    const r = await this.sandbox.call(workspaceId, 'lsp.diagnostics', {});
+    return { workspaceId, files: sanitizeFiles(r?.files), servers: sanitizeServers(r?.servers) };
+  }
+
+  onModuleDestroy(): void {
+    for (const w of this.watches.values()) w.detach?.();
+    this.watches.clear();
+  }
+
+  private arm(w: Watch): Promise<void> {
+    const run = (async () => {
+      const client = await this.sandbox.client(w.workspaceId);
+      if (this.watches.get(w.workspaceId) !== w) return;
+      w.detach?.();
+      const onDiagnostics = (n: LspDiagnosticsNotification) =>
+        this.emit({ workspaceId: w.workspaceId, files: sanitizeFiles(n?.files), ...(n?.reset === true ? { reset: true } : {}) });
+      const onClose = () => {
+        if (w.client === client) w.client = null;
+      };
+      client.on('lsp.diagnostics', onDiagnostics);
+      client.once('close', onClose);
+      w.detach = () => {
+        client.off('lsp.diagnostics', onDiagnostics);
+        client.off('close', onClose);
+      };
+      // Listening again after a dropped connection: what was published meanwhile was not heard.
+      if (w.armedOnce && w.client === null) this.emit({ workspaceId: w.workspaceId, files: [], reset: true });
+      w.armedOnce = true;
+      w.client = client;
+    })();
+    const tracked: Promise<void> = run
+      .catch(() => undefined)
+      .finally(() => {
+        if (w.arming === tracked) w.arming = null;
+      });
+    w.arming = tracked;
+    return run;
+  }
+
+  private emit(event: DiagnosticsChangedEvent): void {
+    if (!event.files.length && !event.reset) return;
+    if (!this.server) {
+      this.logger.warn({ workspaceId: event.workspaceId }, 'diagnostics before the socket server was attached; dropped');
+      return;
+    }
+    this.server.local.to(diagnosticsRoom(event.workspaceId)).emit('diagnostics.changed', event);
+  }
+}
