@@ -4,7 +4,12 @@ import { score, SearchDeadline, toTsquery } from './search-query';
 describe('toTsquery', () => {
   it('should require every word, the last as a prefix, when the text has words', () => {
     expect(toTsquery('Invoice  rounding')).toBe("'invoice' & 'rounding':*");
-    expect(toTsquery('src/app.ts parse_config')).toBe("'src/app.ts' & 'parse_config':*");
+    expect(toTsquery('parse_config src/app.ts')).toBe("'parse_config' & 'src/app.ts':*");
+  });
+
+  it('should make only the last part of a last word with underscores a prefix, as a phrase', () => {
+    expect(toTsquery('fix invoice_total_47')).toBe("'fix' & ('invoice' <-> 'total' <-> '47':*)");
+    expect(toTsquery('__init__')).toBe("'init':*");
   });
 
   it('should treat tsquery operators and quotes as separators, never as syntax', () => {

@@ -17,7 +17,19 @@ const WORD = /[\p{L}\p{N}_](?:[\p{L}\p{N}_./-]*[\p{L}\p{N}_])?/gu;
 export function toTsquery(text: string): string | null {
   const words = [...new Set((text.normalize('NFKC').toLowerCase().match(WORD) ?? []).slice(0, SESSION_SEARCH_LIMITS.queryMaxWords))];
   if (words.length === 0) return null;
-  return words.map((w, i) => (i === words.length - 1 ? `'${w}':*` : `'${w}'`)).join(' & ');
+  return words.map((w, i) => (i === words.length - 1 ? prefixOf(w) : `'${w}'`)).join(' & ');
+}
+
+/**
+ * The last word as a prefix. The parser splits a word at '_' (`parse_config` is the phrase `parse
+ * <-> config`), and a `:*` on the compound would make every part a prefix (`'parse':* <-> 'conf':*`,
+ * which reads every lexeme starting with "parse" from the index); only the part being typed is one.
+ */
+function prefixOf(word: string): string {
+  const parts = word.split('_').filter(Boolean);
+  if (parts.length === 0) return `'${word}':*`;
+  if (parts.length === 1) return `'${parts[0]}':*`;
+  return `(${parts.map((p, i) => (i === parts.length - 1 ? `'${p}':*` : `'${p}'`)).join(' <-> ')})`;
 }
 
 const DAY_MS = 86_400_000;

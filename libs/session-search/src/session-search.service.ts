@@ -7,8 +7,13 @@ import { score, SearchDeadline } from './search-query';
 export interface SessionSearchOptions {
   deadlineMs: number;
   maxResults: number;
-  /** Matching events one query page reads (session_search reduces them to one per session). */
+  /**
+   * Matching events the largest query page reads (session_search reduces them to one per session;
+   * its pages start at `firstPageSize` and double, so a word found in many sessions costs one small
+   * page and one dense in few sessions a handful).
+   */
   pageSize: number;
+  firstPageSize: number;
   /** The deadline's clock (tests pass one that moves on each look instead of sleeping). */
   clock: () => number;
 }
@@ -18,7 +23,8 @@ export const SESSION_SEARCH_OPTIONS = Symbol('SESSION_SEARCH_OPTIONS');
 const DEFAULTS: SessionSearchOptions = {
   deadlineMs: SESSION_SEARCH_LIMITS.deadlineMs,
   maxResults: SESSION_SEARCH_LIMITS.maxResults,
-  pageSize: 2_000,
+  pageSize: 8_000,
+  firstPageSize: 1_000,
   clock: Date.now,
 };
 
@@ -70,14 +76,16 @@ export class SessionSearchService {
     const best = new Map<string, EventHit>();
     let beforeId: bigint | null = null;
     let partial = false;
+    let limit = Math.min(this.o.firstPageSize, this.o.pageSize);
     while (best.size < this.o.maxResults) {
       if (deadline.over()) {
         partial = true;
         break;
       }
       const page = await this.page(() =>
-        this.repo.searchSessionEvents({ ...input, skipSessions: [...best.keys()], beforeId, limit: this.o.pageSize, timeoutMs: deadline.left() }),
+        this.repo.searchSessionEvents({ ...input, skipSessions: [...best.keys()], beforeId, limit, timeoutMs: deadline.left() }),
       );
+      limit = Math.min(limit * 2, this.o.pageSize);
       if (!page) {
         partial = true;
         break;

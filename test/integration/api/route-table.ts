@@ -938,6 +938,12 @@ export const ROUTES: Record<string, RouteSpec> = {
     success: 200,
     prepare: async (f) => ({ params: { id: f.workspaceId }, query: '?q=route%20table' }),
   },
+  // The team page's search box: every workspace of the team, for its readers.
+  'GET /api/v1/teams/{teamId}/sessions/search': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f), query: '?q=route%20table' }),
+  },
   'POST /api/v1/workspaces/{id}/sessions': {
     access: { kind: 'team', minRole: 'member', scope: 'run' },
     success: 201,

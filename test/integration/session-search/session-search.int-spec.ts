@@ -6,7 +6,7 @@ import { AgentSessionRepository, EventRepository, SessionSearchRepository } from
 import { SessionQueryService, SessionSearchService, toTsquery } from '@h/session-search';
 import type { SessionQueryCaller } from '@h/tools';
 import { startStack, type TestStack } from '../../support/api-harness';
-import { bearerClient, createTeam, createToken, createWorkspace, errorCode, teamWithRoles, type TeamFixture } from '../api/team-fixture';
+import { bearerClient, createTeam, createToken, createWorkspace, errorCode, sql, teamWithRoles, type TeamFixture } from '../api/team-fixture';
 
 let stack: TestStack;
 let team: TeamFixture;
@@ -181,6 +181,30 @@ describe('session search', () => {
     const otherTeamId = await createTeam(team.member, 'member own team');
     const foreign = await createToken(team.member, otherTeamId, { scopes: ['read'] });
     expect((await bearerClient(stack.url, foreign.secret).get(path)).status).toBe(404);
+  });
+
+  it("should search all the team's workspaces for its readers, and none of another team's", async () => {
+    const path = `/api/v1/teams/${team.teamId}/sessions/search?q=${encodeURIComponent(word)}`;
+    const viewer = await team.viewer.client.get(path);
+    expect(viewer.status).toBe(200);
+    const byId = new Map(viewer.body.items.map((i: { sessionId: string; workspaceId: string }) => [i.sessionId, i.workspaceId]));
+    expect(byId.get(own)).toBe(team.workspaceId);
+    expect(byId.get(sibling)).toBe(team.workspaceId);
+    expect(byId.get(otherWorkspace)).toBe(wsA2);
+    expect(byId.has(otherTeam)).toBe(false);
+    expect((await team.outsider.client.get(path)).status).toBe(404);
+    const theirs = await team.outsider.client.get(`/api/v1/teams/${team.outsiderTeamId}/sessions/search?q=${encodeURIComponent(word)}`);
+    expect(theirs.body.items.map((i: { sessionId: string }) => i.sessionId)).toEqual([otherTeam]);
+  });
+
+  it('should keep each event in its session\'s workspace whatever inserted it', async () => {
+    // The appends set Event.workspaceId; any other insert gets it from the session (the trigger).
+    const id = await newSession(wsA2, team.teamId, team.owner.userId, 'Raw insert', []);
+    await sql(`INSERT INTO "Event" ("sessionId", seq, type, data) VALUES ($1, 1, 'message.user', $2)`, [id, JSON.stringify({ content: `${word} raw` })]);
+    const rows = await sql<{ workspaceId: string }>(`SELECT DISTINCT "workspaceId" FROM "Event" WHERE "sessionId" = ANY($1::uuid[])`, [[id]]);
+    expect(rows.map((r) => r.workspaceId)).toEqual([wsA2]);
+    const appended = await sql<{ workspaceId: string }>(`SELECT DISTINCT "workspaceId" FROM "Event" WHERE "sessionId" = $1`, [sibling]);
+    expect(appended.map((r) => r.workspaceId)).toEqual([team.workspaceId]);
   });
 
   it('should refuse a missing, empty or too long q with 400', async () => {

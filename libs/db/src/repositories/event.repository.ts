@@ -92,10 +92,10 @@ export class EventRepository {
           "costUsd" = "costUsd" + ${cost}::numeric,
           "state" = "state" || ${state}::jsonb
         WHERE "id" = ${sessionId}::uuid AND (NOT ${fenced}::boolean OR EXISTS (SELECT 1 FROM owned))
-        RETURNING "lastSeq"
+        RETURNING "lastSeq", "workspaceId"
       )
-      INSERT INTO "Event" ("sessionId", "seq", "runId", "type", "data", "ts")
-      SELECT ${sessionId}::uuid, (b."lastSeq" - ${events.length}::int + e.ord)::int, ${runId}::uuid, e.item->>'type', e.item->'data', ${ts.toISOString()}::timestamp(3)
+      INSERT INTO "Event" ("sessionId", "workspaceId", "seq", "runId", "type", "data", "ts")
+      SELECT ${sessionId}::uuid, b."workspaceId", (b."lastSeq" - ${events.length}::int + e.ord)::int, ${runId}::uuid, e.item->>'type', e.item->'data', ${ts.toISOString()}::timestamp(3)
       FROM bumped b, jsonb_array_elements(${items}::jsonb) WITH ORDINALITY AS e(item, ord)
       WHERE NOT ${fast}::boolean OR set_config('synchronous_commit', 'off', true) IS NOT NULL
       RETURNING "seq"`;

@@ -132,10 +132,10 @@ export class RunRepository {
             UPDATE "AgentSession" SET "lastSeq" = "lastSeq" + 1, "updatedAt" = ${at}::timestamp(3),
               "title" = CASE WHEN "title" = '' AND ${input.title ?? null}::text IS NOT NULL THEN ${input.title ?? null}::text ELSE "title" END
             WHERE "id" = ${input.sessionId}::uuid AND EXISTS (SELECT 1 FROM run)
-            RETURNING "lastSeq", COALESCE(${input.stepMode ?? null}::boolean, "stepMode") AS "stepMode"
+            RETURNING "lastSeq", "workspaceId", COALESCE(${input.stepMode ?? null}::boolean, "stepMode") AS "stepMode"
           ), event AS (
-            INSERT INTO "Event" ("sessionId", "seq", "runId", "type", "data", "ts")
-            SELECT ${input.sessionId}::uuid, b."lastSeq", ${id}::uuid, 'message.user',
+            INSERT INTO "Event" ("sessionId", "workspaceId", "seq", "runId", "type", "data", "ts")
+            SELECT ${input.sessionId}::uuid, b."workspaceId", b."lastSeq", ${id}::uuid, 'message.user',
               ${JSON.stringify(data)}::jsonb || CASE WHEN b."stepMode" THEN '{"stepMode":true}'::jsonb ELSE '{}'::jsonb END, ${at}::timestamp(3)
             FROM bumped b
             RETURNING "seq"

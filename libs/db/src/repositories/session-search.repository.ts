@@ -74,16 +74,22 @@ export class SessionSearchRepository {
   async searchSessionEvents(
     query: { tsquery: string; workspaceIds: string[]; excludeSession: string | null; skipSessions: string[]; beforeId: bigint | null; limit: number } & Timed,
   ): Promise<{ hits: EventHit[]; next: bigint | null }> {
+    // One ordered scan per workspace (`=` lets Postgres walk ("workspaceId", "id") newest first, or
+    // read the workspace's GIN entries for a rare word), merged and cut to the page.
     const rows = await this.timed(query.timeoutMs, (tx) => tx.$queryRaw<Array<EventHit & { oldest: bigint; matched: number }>>`
       WITH m AS MATERIALIZED (
-        SELECT e."id", e."sessionId", e."seq", e."runId", e."type", e."ts", e."search"
-        FROM "Event" e JOIN "AgentSession" s ON s."id" = e."sessionId"
-        WHERE s."workspaceId" = ANY(${query.workspaceIds}::uuid[])
-          AND e."search" @@ to_tsquery('simple', ${query.tsquery})
-          AND (${query.excludeSession}::uuid IS NULL OR e."sessionId" <> ${query.excludeSession}::uuid)
-          AND NOT (e."sessionId" = ANY(${query.skipSessions}::uuid[]))
-          AND (${query.beforeId}::bigint IS NULL OR e."id" < ${query.beforeId}::bigint)
-        ORDER BY e."id" DESC
+        SELECT x.* FROM unnest(${query.workspaceIds}::uuid[]) w("id") CROSS JOIN LATERAL (
+          SELECT e."id", e."sessionId", e."seq", e."runId", e."type", e."ts", e."search"
+          FROM "Event" e
+          WHERE e."workspaceId" = w."id"
+            AND e."search" @@ to_tsquery('simple', ${query.tsquery})
+            AND (${query.excludeSession}::uuid IS NULL OR e."sessionId" <> ${query.excludeSession}::uuid)
+            AND NOT (e."sessionId" = ANY(${query.skipSessions}::uuid[]))
+            AND (${query.beforeId}::bigint IS NULL OR e."id" < ${query.beforeId}::bigint)
+          ORDER BY e."id" DESC
+          LIMIT ${query.limit}::int
+        ) x
+        ORDER BY x."id" DESC
         LIMIT ${query.limit}::int
       ), bounds AS (SELECT min("id") AS "oldest", count(*)::int AS "matched" FROM m)
       SELECT DISTINCT ON (m."sessionId") m."id" AS "eventId", m."sessionId", m."seq", m."runId", m."type", m."ts",

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { SESSION_SEARCH_LIMITS, type SessionSearchResponse } from '@h/contracts/session-search';
+import { SESSION_SEARCH_LIMITS, type SessionSearchHit, type SessionSearchResponse } from '@h/contracts/session-search';
 import { formatDateTime } from '../../lib/format';
 import { useApiQuery } from '../../lib/use-api-query';
 
@@ -13,18 +13,34 @@ function Snippet({ text }: { text: string }) {
   return <span className="session-search-snippet">{parts.map((p, i) => (i % 2 === 1 ? <mark key={i}>{p}</mark> : <span key={i}>{p}</span>))}</span>;
 }
 
+/** Where the box searches: one workspace (the IDE), or every workspace of a team (the team page). */
+export type SessionSearchScope = { workspaceId: string } | { teamId: string; workspaceNames: ReadonlyMap<string, string> };
+
+function searchPath(scope: SessionSearchScope, query: string): string {
+  const base = 'teamId' in scope ? `/api/v1/teams/${encodeURIComponent(scope.teamId)}` : `/api/v1/workspaces/${encodeURIComponent(scope.workspaceId)}`;
+  return `${base}/sessions/search?q=${encodeURIComponent(query)}`;
+}
+
+/** The link of a hit: the session in its workspace's IDE (the current page when it is that workspace). */
+function hitHref(scope: SessionSearchScope, hit: SessionSearchHit): string {
+  const session = `?session=${encodeURIComponent(hit.sessionId)}`;
+  return 'teamId' in scope ? `/workspaces/${encodeURIComponent(hit.workspaceId)}${session}` : session;
+}
+
 /**
- * Full-text search over the workspace's sessions (GET …/sessions/search): each hit shows the
- * session's title, where the words occur and when; choosing one opens the session.
+ * Full-text search over sessions (GET …/sessions/search): each hit shows the session's title (and
+ * its workspace, team-wide), where the words occur and when; choosing one opens the session.
+ * `onSelect` handles a plain click in place (the IDE switches sessions); without it the link
+ * navigates.
  */
-export function SessionSearchBox({ workspaceId, onSelect }: { workspaceId: string; onSelect: (id: string) => void }) {
+export function SessionSearchBox({ scope, onSelect }: { scope: SessionSearchScope; onSelect?: (id: string) => void }) {
   const [text, setText] = useState('');
   const [query, setQuery] = useState('');
   useEffect(() => {
     const timer = setTimeout(() => setQuery(text.trim()), DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text]);
-  const path = query ? `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/sessions/search?q=${encodeURIComponent(query)}` : null;
+  const path = query ? searchPath(scope, query) : null;
   const results = useApiQuery<SessionSearchResponse>(path);
   const items = query ? (results.data?.items ?? []) : [];
   return (
@@ -45,11 +61,11 @@ export function SessionSearchBox({ workspaceId, onSelect }: { workspaceId: strin
           {items.map((hit) => (
             <li key={hit.sessionId}>
               <a
-                href={`?session=${encodeURIComponent(hit.sessionId)}`}
+                href={hitHref(scope, hit)}
                 className="session-link"
                 data-session-id={hit.sessionId}
                 onClick={(event) => {
-                  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+                  if (!onSelect || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
                   event.preventDefault();
                   onSelect(hit.sessionId);
                 }}
@@ -57,6 +73,7 @@ export function SessionSearchBox({ workspaceId, onSelect }: { workspaceId: strin
                 <span className="session-title">{hit.title}</span>
                 <Snippet text={hit.snippet} />
                 <span className="session-meta">
+                  {'teamId' in scope ? <span className="mono">{scope.workspaceNames.get(hit.workspaceId) ?? hit.workspaceId}</span> : null}
                   <span>{formatDateTime(hit.ts)}</span>
                 </span>
               </a>

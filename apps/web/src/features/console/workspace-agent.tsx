@@ -62,7 +62,7 @@ export function WorkspaceAgent({ workspaceId, canWrite }: { workspaceId: string;
             </button>
           ) : null}
         </div>
-        <SessionSearchBox workspaceId={workspaceId} onSelect={select} />
+        <SessionSearchBox scope={{ workspaceId }} onSelect={select} />
         {list.error ? <p className="form-error">{list.error.message}</p> : null}
         {list.data ? <SessionsList sessions={sessions} statuses={statuses} selectedId={selectedId} onSelect={select} /> : <p className="muted small">Loading sessions…</p>}
       </div>

@@ -12,6 +12,7 @@ import { ProviderKeySection } from './provider-key-section';
 import { QuotasSection } from './quotas-section';
 import { TokensSection } from './tokens-section';
 import { WorkspacesSection } from './workspaces-section';
+import { TeamSessionSearch } from './team-session-search';
 
 export function TeamView({ teamId }: { teamId: string }) {
   const base = `/api/v1/teams/${encodeURIComponent(teamId)}`;
@@ -41,6 +42,7 @@ export function TeamView({ teamId }: { teamId: string }) {
         </div>
       </div>
       <WorkspacesSection base={base} role={role} workspaces={workspaces} />
+      <TeamSessionSearch teamId={teamId} workspaces={workspaces.data?.items ?? []} />
       <MembersSection base={base} role={role} />
       {/* Tokens are listed to members and up; a viewer's request would answer 403. */}
       {canWrite(role) ? <TokensSection base={base} role={role} workspaces={workspaces.data?.items ?? []} /> : null}
