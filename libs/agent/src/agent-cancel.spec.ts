@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pairingViolations, rebuildConversation } from './conversation';
+import { RunStop } from './agent-run';
 import { createAgentKit, eventTypes, scenario, type AgentKit } from './testing/agent-test-kit';
 import { processAlive as pidAlive, waitForCondition as waitFor } from '@h/tools';
 
@@ -29,6 +30,29 @@ describe('runAgent cancellation', () => {
     expect(partial.content.length).toBeLessThan(long.length);
     await waitFor(() => kit.server.requests.every((r) => r.outcome !== 'pending'));
     expect(kit.server.requests[0].outcome).toBe('client_closed');
+  });
+
+  it('should end as failed with the host\'s code when it stops the run with a RunStop, before running the answer\'s calls', async () => {
+    const controller = new AbortController();
+    const result = await kit.run(
+      scenario('host-stop', [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'first.txt', content: 'one' } }] },
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'second.txt', content: 'two' } }] },
+      ]),
+      {
+        signal: controller.signal,
+        onEvent: (e) => {
+          kit.events.push(e);
+          // The host's check after the second model request's usage (e.g. the team's budget).
+          if (e.type === 'usage' && kit.events.filter((x) => x.type === 'usage').length === 2) controller.abort(new RunStop('BUDGET_EXCEEDED', 'The budget is spent.'));
+        },
+      },
+    );
+    expect(result).toMatchObject({ status: 'failed', error: { code: 'BUDGET_EXCEEDED', message: 'The budget is spent.' } });
+    expect(kit.events.at(-1)).toMatchObject({ type: 'run.failed', data: { code: 'BUDGET_EXCEEDED' } });
+    expect(existsSync(join(kit.dir, 'first.txt'))).toBe(true);
+    expect(existsSync(join(kit.dir, 'second.txt'))).toBe(false);
+    expect(pairingViolations(rebuildConversation(kit.events).messages)).toEqual([]);
   });
 
   it('should kill a running command, skip the rest of the batch and keep every call paired', async () => {

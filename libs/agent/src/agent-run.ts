@@ -36,6 +36,21 @@ const SKIPPED_AFTER_COMPLETE = 'Skipped: task_complete was already accepted in t
 
 class RunCancelled extends Error {}
 
+/**
+ * Why the host stopped a run, when that is not a person's cancel: passed as the abort signal's
+ * reason (`controller.abort(new RunStop(code, message))`), it ends the run as failed with that
+ * code and message instead of cancelled (e.g. the team's budget is spent).
+ */
+export class RunStop extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RunStop';
+  }
+}
+
 /** Two argument texts that parse to the same value (a re-serialised, unedited input is not an edit). */
 function sameJson(a: string, b: string): boolean {
   try {
@@ -438,6 +453,8 @@ class AgentRun {
 
   private async cancelled(): Promise<AgentRunResult> {
     this.conversation.closeOpenCalls();
+    const stop: unknown = this.signal.reason;
+    if (stop instanceof RunStop) return this.fail(stop.code, stop.message);
     await this.emit({ type: 'run.cancelled', data: { usage: this.meter.snapshot() } });
     return this.result('cancelled', {});
   }

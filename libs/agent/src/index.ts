@@ -1,4 +1,4 @@
-export { runAgent, DEFAULT_MAX_STEPS, FINAL_REPLY_REMINDER } from './agent-run';
+export { runAgent, DEFAULT_MAX_STEPS, FINAL_REPLY_REMINDER, RunStop } from './agent-run';
 export type { AgentRunOptions, AgentRunResult, AgentRunStatus, AuthorizationRequest, ToolAuthorization, StepTiming, FileChangeRecorder } from './agent-run.types';
 export { Conversation, rebuildConversation, type RebuildOptions, pairingViolations, INTERRUPTED_RESULT, COMPACTION_PREFIX, SUB_AGENT_MEMORY_HEADER, type StoredEvent } from './conversation';
 export { planCompaction, compactionFor, DEFAULT_COMPACTION, COMPACTION_WINDOW_SHARE, type CompactionPlan, type CompactionSettings } from './compaction';

@@ -95,6 +95,7 @@ export const ERROR_CODES = {
   ARCHIVE_UNPACKED_TOO_LARGE: { status: 422, description: 'The archive unpacks to more than WORKSPACE_ARCHIVE_MAX_UNPACKED_BYTES or WORKSPACE_ARCHIVE_MAX_FILES.' },
   PROVIDER_MODELS_UNAVAILABLE: { status: 422, description: "The provider's GET /models could not be read (refused, unreachable, rejected the key, or not a model list); the message names the provider and the cause." },
   GIT_REMOTE_FAILED: { status: 422, description: 'The git remote refused or could not be reached (authentication, host, repository or branch); the message says what to check.' },
+  BUDGET_EXCEEDED: { status: 402, description: "The team's monthly budget is spent: new runs are refused until the month ends or an owner raises it (team page, PUT /teams/:id/budget); also why a run was stopped." },
   PRECONDITION_REQUIRED: { status: 428, description: 'A write over an existing file without If-Match: send the ETag you read, or If-Match: *.' },
   RATE_LIMITED: { status: 429, description: 'Too many attempts; retry after the Retry-After header.' },
   TOO_MANY_STREAMS: { status: 429, description: 'The caller holds STREAMS_PER_PRINCIPAL live streams already.' },

@@ -9,6 +9,7 @@ import { EventRepository } from './repositories/event.repository';
 import { H2cTaskRepository } from './repositories/h2c-task.repository';
 import { PermissionRepository } from './repositories/permission.repository';
 import { RunRepository } from './repositories/run.repository';
+import { TeamBudgetRepository } from './repositories/team-budget.repository';
 import { SubAgentRunRepository } from './repositories/sub-agent-run.repository';
 import { SandboxRepository } from './repositories/sandbox.repository';
 import { AuthSessionRepository } from './repositories/auth-session.repository';
@@ -42,6 +43,7 @@ const repositories = [
   EventRepository,
   PermissionRepository,
   RunRepository,
+  TeamBudgetRepository,
   SubAgentRunRepository,
   SandboxRepository,
   AuditRepository,

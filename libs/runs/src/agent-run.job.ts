@@ -44,6 +44,8 @@ import { describeScreenshot } from './browser-vision';
 import { runShape, workspaceContextOptions } from './run-shape';
 import { RunTimings } from './run-timings';
 import { StepModeRun } from './step-mode-run';
+import { RunBudgetGuard } from './budget/run-budget-guard';
+import { TeamBudgetService } from './budget/team-budget.service';
 import { SessionOutputStore } from './session-output.store';
 
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
@@ -70,6 +72,8 @@ class RunFailure extends Error {
 export class AgentRunJob {
   private readonly logger = new Logger(AgentRunJob.name);
   private readonly controllers = new Map<string, AbortController>();
+  /** Each running run's budget check, by run id (run-budget-guard.ts). */
+  private readonly guards = new Map<string, RunBudgetGuard>();
   /**
    * The newest seq of each session this worker runs, from its own appends and the event bus (other
    * writers' appends): token deltas say which event they follow without a database read each.
@@ -97,6 +101,7 @@ export class AgentRunJob {
     private readonly mcp: McpConnector,
     private readonly memory: RunMemory,
     private readonly sessionQueries: SessionQueryService,
+    private readonly budget: TeamBudgetService,
   ) {
     registerConfiguredModels(config.env.MODEL_CATALOG);
   }
@@ -116,6 +121,7 @@ export class AgentRunJob {
     const { run, leaseId } = claim;
     const controller = new AbortController();
     this.controllers.set(runId, controller);
+    this.guards.set(runId, new RunBudgetGuard(this.budget, run.teamId, controller));
     try {
       await this.execute(run, leaseId, controller, timings);
     } catch (err) {
@@ -131,6 +137,7 @@ export class AgentRunJob {
       });
     } finally {
       this.controllers.delete(runId);
+      this.guards.delete(runId);
       this.sessionSeqs.delete(run.sessionId);
       await timings.time('dispatch', () => this.dispatcher.dispatch(run.teamId));
       this.logger.debug({ runId, timings: timings.summary() }, 'run segment timings');
@@ -208,7 +215,7 @@ export class AgentRunJob {
     // Events are written in batches, one statement each, persisted (durably) before every call
     // that changes something and at the end (see RunEventWriter); a failed write stops the engine.
     const writer = new RunEventWriter(
-      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings),
+      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings, session.model),
       () => controller.abort(),
     );
     // The workspace's external MCP servers for this segment (run-mcp.ts); none is fatal. A
@@ -316,7 +323,7 @@ export class AgentRunJob {
   ): Promise<void> {
     this.sessionSeqs.set(run.sessionId, Math.max(this.sessionSeqs.get(run.sessionId) ?? 0, stored.at(-1)?.seq ?? 0));
     const writer = new RunEventWriter(
-      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings),
+      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings, session.model),
       () => controller.abort(),
     );
     const result = await this.claudeCode.execute({
@@ -476,7 +483,12 @@ export class AgentRunJob {
 
   private async record(run: RunRecord, writer: RunEventWriter, engineEvent: AgentEvent, timings: RunTimings): Promise<void> {
     const event = withApiErrorCode(engineEvent);
-    if (event.type !== 'text.delta' && event.type !== 'thinking.delta') return writer.push(event);
+    if (event.type !== 'text.delta' && event.type !== 'thinking.delta') {
+      await writer.push(event);
+      // A model request was paid for: stop here, before its calls run, if the budget is spent.
+      if (event.type === 'usage') await this.guards.get(run.id)?.afterUsage(() => writer.flush());
+      return;
+    }
     // A delta goes out once the events before it are persisted and published (the writer orders
     // it), so the seq it follows is the last one written by then; the engine does not wait for it.
     const ts = new Date().toISOString();
@@ -494,7 +506,7 @@ export class AgentRunJob {
    * usage of its model requests added to the totals and the derived state (todos, summary) merged;
    * the writer publishes it after (in order).
    */
-  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], durable: boolean, timings: RunTimings): Promise<() => Promise<void>> {
+  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], durable: boolean, timings: RunTimings, model: string): Promise<() => Promise<void>> {
     let usage: UsageTotals | undefined;
     const state: Record<string, unknown> = {};
     for (const event of batch) {
@@ -509,6 +521,7 @@ export class AgentRunJob {
         runId: run.id,
         leaseId,
         usage,
+        model,
         state: Object.keys(state).length ? state : undefined,
         durable: durable || this.config.env.EVENT_COMMIT === 'every-batch',
       }),

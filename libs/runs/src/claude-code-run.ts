@@ -1,3 +1,4 @@
+import { RunStop } from '@h/agent';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import {
   claudeLaunch,
@@ -214,6 +215,9 @@ export class ClaudeCodeRunner implements OnModuleDestroy {
       if (shutdown.signal.aborted && !seg.signal.aborted) return fail('ENGINE_INTERRUPTED', 'The worker shut down during this Claude Code turn; it is not repeated (its commands may have run): send the message again.');
       if (timeout.signal.aborted && !seg.signal.aborted) return fail('ENGINE_TIMEOUT', `The Claude Code turn took longer than ${this.config.env.CLAUDE_CODE_RUN_MINUTES} minutes (CLAUDE_CODE_RUN_MINUTES) and was stopped.`);
       if (outcome.status === 'cancelled') {
+        // The host stopped it for a reason of its own (the team's budget is spent): a failure.
+        const stop: unknown = seg.signal.reason;
+        if (stop instanceof RunStop) return fail(apiErrorCode(stop.code), stop.message);
         await seg.record({ type: 'run.cancelled', data: { usage: meter.snapshot() } });
         return { status: 'cancelled', error: null };
       }

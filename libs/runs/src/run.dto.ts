@@ -14,7 +14,6 @@ import {
   type Run,
   type RunError,
   type RunStatus,
-  type TeamUsage,
   type Usage,
 } from '@h/contracts';
 
@@ -129,7 +128,3 @@ export class PermissionsQueryDto {
   status?: 'pending';
 }
 
-export class TeamUsageDto extends UsageDto implements TeamUsage {
-  @ApiProperty({ example: '2026-11' }) month: string;
-  @ApiProperty({ example: 42 }) runs: number;
-}

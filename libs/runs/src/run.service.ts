@@ -4,6 +4,7 @@ import { FINISHED_RUN_STATUSES } from '@h/contracts';
 import { AgentSessionRepository, EventBusRepository, EventRepository, PermissionRepository, QuotaExceededError, RunRecord, RunRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, AuditService, Principal, quotaExceeded, TeamQuotaService } from '@h/identity';
+import { TeamBudgetService } from './budget/team-budget.service';
 import { DelegationService } from './delegation.service';
 import { RunDispatcher } from './run-dispatcher.service';
 import type { PostMessageDto, RunDto, RunListDto } from './run.dto';
@@ -21,6 +22,7 @@ export class RunService {
     private readonly delegation: DelegationService,
     private readonly audit: AuditService,
     private readonly quotas: TeamQuotaService,
+    private readonly budget: TeamBudgetService,
     private readonly config: AppConfig,
   ) {}
 
@@ -41,6 +43,8 @@ export class RunService {
       throw AppException.badRequest('VALIDATION_FAILED', 'stepMode needs engine h: Claude Code runs its own loop.');
     }
     await this.quotas.assertSandboxCanStart(access.teamId, workspaceId);
+    // A spent budget refuses the run before anything is written (402 BUDGET_EXCEEDED).
+    await this.budget.assertCanStart(access.teamId);
     const posted = await this.runs
       .createWithMessage({
         sessionId,

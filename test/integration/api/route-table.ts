@@ -1038,6 +1038,13 @@ export const ROUTES: Record<string, RouteSpec> = {
     success: 200,
     prepare: async (f) => ({ params: team(f), query: '?month=2026-11' }),
   },
+  // Budgets (libs/runs budget/): everyone reads where the team stands; people with admin rights set it.
+  'GET /api/v1/teams/{teamId}/budget': { access: { kind: 'team', minRole: 'viewer' }, success: 200, prepare: async (f) => ({ params: team(f) }) },
+  'PUT /api/v1/teams/{teamId}/budget': {
+    access: { kind: 'team', minRole: 'admin', userOnly: true, why: 'what the team may spend is decided by people, never by a bot\'s token' },
+    success: 200,
+    prepare: async (f) => ({ params: team(f), body: { monthlyUsd: 100000 } }),
+  },
   // The agent's file changes (libs/changes) and forks (libs/sessions).
   'GET /api/v1/sessions/{id}/changes': {
     access: { kind: 'team', minRole: 'viewer' },

@@ -53,7 +53,7 @@ export class EventRepository {
   async append(
     sessionId: string,
     events: NewEvent[],
-    options: { runId?: string | null; leaseId?: string; tx?: Tx; usage?: UsageTotals; state?: Record<string, unknown>; durable?: boolean } = {},
+    options: { runId?: string | null; leaseId?: string; tx?: Tx; usage?: UsageTotals; model?: string; state?: Record<string, unknown>; durable?: boolean } = {},
   ): Promise<EventEnvelope[]> {
     if (!events.length) return [];
     // The log is what every reader rebuilds from: a producer that writes a shape the contract does
@@ -81,7 +81,9 @@ export class EventRepository {
           "requests" = "requests" + ${u.requests}::int, "promptTokens" = "promptTokens" + ${u.promptTokens}::int,
           "completionTokens" = "completionTokens" + ${u.completionTokens}::int, "cacheHitTokens" = "cacheHitTokens" + ${u.cacheHitTokens}::int,
           "cacheMissTokens" = "cacheMissTokens" + ${u.cacheMissTokens}::int, "reasoningTokens" = "reasoningTokens" + ${u.reasoningTokens}::int,
-          "costUsd" = "costUsd" + ${cost}::numeric
+          "costUsd" = "costUsd" + ${cost}::numeric,
+          -- The model of its first recorded usage: what usage reports group the run's cost under.
+          "model" = COALESCE("model", CASE WHEN ${options.usage ? 1 : 0}::int = 1 THEN ${options.model ?? null}::text END)
         WHERE ${fenced}::boolean AND "id" = ${runId}::uuid AND "leaseId" = ${options.leaseId ?? null}::text
         RETURNING 1
       ), bumped AS (
