@@ -6,6 +6,7 @@ import { BrowserService } from './browser/browser.service';
 import { CheckpointService } from './checkpoint.service';
 import { ExecService } from './exec.service';
 import { FsService } from './fs.service';
+import { GraphService } from './graph/graph.service';
 import { LspService } from './lsp/lsp.service';
 import { PathResolver } from './path-resolver';
 import { PtyService } from './pty.service';
@@ -33,6 +34,7 @@ export class SandboxServer {
   private readonly checkpoints: CheckpointService;
   private readonly lsp: LspService;
   private readonly browser: BrowserService;
+  private readonly graph: GraphService;
   private readonly peers = new Set<RpcPeer>();
   private readonly started = Date.now();
   private lastUse = Date.now();
@@ -60,6 +62,8 @@ export class SandboxServer {
     this.browser = new BrowserService(this.paths, (method, params) => {
       for (const peer of this.peers) peer.notify(method, params);
     });
+    // The knowledge graph keeps the watcher on from its first build: it updates from every change.
+    this.graph = new GraphService(this.paths, { snapshotsDir: opts.stateDir ? path.join(opts.stateDir, 'snapshots') : undefined });
     this.checkpoints = new CheckpointService(this.paths, opts.stateDir ? path.join(opts.stateDir, 'checkpoints.git') : undefined);
   }
 
@@ -75,6 +79,13 @@ export class SandboxServer {
     // Only this user (the one the bridge runs as) may connect.
     chmodSync(this.opts.socketPath, 0o600);
     this.server = server;
+    this.startGraph();
+  }
+
+  /** The first build of the knowledge graph, then its updates from the watcher. */
+  startGraph(): void {
+    this.watch.listen(this.onGraphChanges, true);
+    this.graph.start();
   }
 
   /** Serves one client over any duplex pair (a socket, or stdio in tests). */
@@ -91,7 +102,10 @@ export class SandboxServer {
     return peer;
   }
 
+  private readonly onGraphChanges = (changes: FsChange[], overflow: boolean) => this.graph.onChanges(changes, overflow);
+
   async close(): Promise<void> {
+    this.graph.close();
     this.pty.closeAll();
     this.lsp.closeAll();
     this.watch.close();
@@ -157,6 +171,14 @@ export class SandboxServer {
     on('lsp.hover', (p) => this.lsp.hover(p));
     on('lsp.definition', (p) => this.lsp.definition(p));
     on('lsp.status', () => this.lsp.status());
+    on('graph.status', () => {
+      this.startGraph();
+      return this.graph.status();
+    });
+    on('graph.query', (p) => {
+      this.startGraph();
+      return this.graph.query(p);
+    });
     peer.onNotification('pty.write', (p) => {
       // Keystrokes as notifications: no response line per key.
       this.lastUse = Date.now();

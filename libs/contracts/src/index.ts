@@ -24,3 +24,4 @@ export * from './diagnostics';
 export * from './browser-view';
 export * from './memory';
 export * from './session-search';
+export * from './knowledge-graph';
