@@ -14,14 +14,21 @@ export interface GraphInput {
   dirs: ReadonlySet<string>;
   /** Parsed facts of the TS/JS and Python files among `files`. */
   facts: ReadonlyMap<string, FileFacts>;
+  /**
+   * Resolved imports per file, filled in as computed: the caller keeps it across updates and drops a
+   * file's entry when its facts change, and all of it when files or directories come or go.
+   */
+  resolutions?: Map<string, Resolution[]>;
 }
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function buildGraph(input: GraphInput): KnowledgeGraph {
   const resolver = new ModuleResolver(input.files, input.dirs);
-  const resolved = new Map<string, Resolution[]>();
-  for (const [rel, facts] of input.facts) resolved.set(rel, facts.imports.map((imp) => resolver.resolve(rel, imp.module, facts.language)));
+  const resolved = input.resolutions ?? new Map<string, Resolution[]>();
+  for (const [rel, facts] of input.facts) {
+    if (!resolved.has(rel)) resolved.set(rel, facts.imports.map((imp) => resolver.resolve(rel, imp.module, facts.language)));
+  }
 
   // Exported names per file, re-exports followed through (a cycle ends at the file seen twice).
   const exportMemo = new Map<string, ParsedExport[]>();

@@ -11,6 +11,7 @@ import type { FsChange, GraphQueryParams, GraphQueryResult } from '@h/sandbox-pr
 import { fail } from '../errors';
 import type { PathResolver } from '../path-resolver';
 import { buildGraph } from './graph-builder';
+import type { Resolution } from './module-resolver';
 import { isGraphFile, isGraphSkippedDir, isInGraph } from './graph-filter';
 import type { FileFacts, KnowledgeGraph } from './graph-model';
 import { GraphIndex, isGraphQuery } from './graph-query';
@@ -56,6 +57,8 @@ export class GraphService {
   private readonly files = new Set<string>();
   private readonly dirs = new Set<string>();
   private readonly facts = new Map<string, FileFacts>();
+  /** Each file's imports resolved (see GraphInput.resolutions); kept while the file set stays the same. */
+  private readonly resolutions = new Map<string, Resolution[]>();
   private index: GraphIndex | null = null;
   private readonly pending = new Set<string>();
   private rescan = false;
@@ -146,6 +149,7 @@ export class GraphService {
 
   /** A full walk and parse now, then the snapshot written (the first build, and the bench). */
   async rebuild(): Promise<void> {
+    this.started = true;
     this.rescan = true;
     this.kick();
     while (this.busy() && !this.closed) await this.settled();
@@ -191,6 +195,7 @@ export class GraphService {
   }
 
   private async walkAll(): Promise<void> {
+    this.resolutions.clear();
     this.files.clear();
     this.dirs.clear();
     this.facts.clear();
@@ -214,16 +219,17 @@ export class GraphService {
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (isGraphSkippedDir(e.name)) continue;
-        this.dirs.add(child);
+        this.add(this.dirs, child);
         await this.walkDir(child, found);
       } else if (e.isFile() && isGraphFile(e.name) && this.files.size < GRAPH_MAX_FILES) {
-        this.files.add(child);
+        this.add(this.files, child);
         if (languageOf(child)) found.push(child);
       }
     }
   }
 
   private async parse(rel: string): Promise<void> {
+    this.resolutions.delete(rel);
     const abs = path.join(this.paths.root, rel);
     try {
       const st = await lstat(abs);
@@ -249,12 +255,12 @@ export class GraphService {
     }
     if (!this.addParents(rel)) return;
     if (st.isDirectory()) {
-      this.dirs.add(rel);
+      this.add(this.dirs, rel);
       const found: string[] = [];
       await this.walkDir(rel, found);
       for (const f of found) await this.parse(f);
     } else if (st.isFile()) {
-      this.files.add(rel);
+      this.add(this.files, rel);
       if (languageOf(rel)) await this.parse(rel);
     }
   }
@@ -265,12 +271,20 @@ export class GraphService {
     for (let i = 1; i <= parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
       if (isGraphSkippedDir(parts[i - 1])) return false;
-      this.dirs.add(dir);
+      this.add(this.dirs, dir);
     }
     return true;
   }
 
+  /** A path that is new to the graph may be what some import was looking for: resolve all again. */
+  private add(set: Set<string>, rel: string): void {
+    if (set.has(rel)) return;
+    set.add(rel);
+    this.resolutions.clear();
+  }
+
   private remove(rel: string): void {
+    this.resolutions.clear();
     const prefix = `${rel}/`;
     for (const set of [this.files, this.dirs]) for (const p of set) if (p === rel || p.startsWith(prefix)) set.delete(p);
     for (const p of this.facts.keys()) if (p === rel || p.startsWith(prefix)) this.facts.delete(p);
@@ -279,7 +293,7 @@ export class GraphService {
   /** Assembles the graph from the cached facts and writes the snapshot pair (each file replaced whole). */
   private async publish(elapsedMs: number): Promise<void> {
     const t0 = performance.now();
-    const graph = buildGraph({ root: this.paths.root, files: this.files, dirs: this.dirs, facts: this.facts });
+    const graph = buildGraph({ root: this.paths.root, files: this.files, dirs: this.dirs, facts: this.facts, resolutions: this.resolutions });
     const base = this.snapshotPath;
     await mkdir(path.dirname(base), { recursive: true });
     for (const [ext, text] of [['.kg', serializeKg(graph)], ['.txt', visualizeKg(graph)]] as const) {

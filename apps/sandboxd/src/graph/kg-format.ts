@@ -4,8 +4,11 @@
 import type { ImportClassification, ImportedName, KgEdgeType, KgNodeType, KnowledgeGraph } from './graph-model';
 
 /** `|` separates fields and `,` names; neither may appear inside one (a module path could hold them). */
-const clean = (s: string) => s.replace(/[|\n\r]/g, '_');
-const cleanName = (s: string) => clean(s).replace(/,/g, '_');
+const BAD = /[|\n\r]/;
+const BAD_NAME = /[|\n\r,]/;
+// Tested first: nearly every field is clean, and a replace per field doubles the writing time.
+const clean = (s: string) => (BAD.test(s) ? s.replace(/[|\n\r]/g, '_') : s);
+const cleanName = (s: string) => (BAD_NAME.test(s) ? s.replace(/[|\n\r,]/g, '_') : s);
 const ref = (id: number) => (id < 0 ? '' : `n${id}`);
 const unref = (s: string) => (s ? Number(s.slice(1)) : -1);
 
