@@ -63,7 +63,8 @@ export class SandboxServer {
       for (const peer of this.peers) peer.notify(method, params);
     });
     // The knowledge graph keeps the watcher on from its first build: it updates from every change.
-    this.graph = new GraphService(this.paths, { snapshotsDir: opts.stateDir ? path.join(opts.stateDir, 'snapshots') : undefined });
+    // Its snapshots go where the seed keeps them, the sandbox user's ~/.h/snapshots.
+    this.graph = new GraphService(this.paths);
     this.checkpoints = new CheckpointService(this.paths, opts.stateDir ? path.join(opts.stateDir, 'checkpoints.git') : undefined);
   }
 
