@@ -31,13 +31,13 @@ describe('read_graph', () => {
   });
 
   it('says so when the workspace has no sandbox graph', async () => {
-    await expect(readGraphTool.execute({ query: 'structure' }, ctx())).rejects.toThrow(/no knowledge graph/);
+    await expect(readGraphTool.execute({ query: 'structure', target: undefined }, ctx())).rejects.toThrow(/no knowledge graph/);
   });
 
   it('cuts a long answer at a line and says how to narrow it', async () => {
     const line = 'repo/src/some/long/path/file.ts';
     const graph = host(() => Array.from({ length: 5000 }, () => line).join('\n'));
-    const res = await readGraphTool.execute({ query: 'structure' }, ctx(graph));
+    const res = await readGraphTool.execute({ query: 'structure', target: undefined }, ctx(graph));
     expect(res.text.length).toBeLessThan(READ_GRAPH_MAX_CHARS + 200);
     expect(res.text.split('\n').at(-2)).toBe(line);
     expect(res.text).toMatch(/narrow the query \(structure <directory>\)$/);
