@@ -89,6 +89,18 @@ describe(GraphService.name, () => {
     expect(await ask('exports', 'src/late.ts')).toBe(lines('src/late.ts exports:', 'late:const'));
   });
 
+  it('answers from the stored snapshot while a new daemon\'s first build runs', async () => {
+    const again = new GraphService(new PathResolver(root), { snapshotsDir: path.join(dir, 'snapshots') });
+    try {
+      const early = await again.query({ query: 'exports', arg: 'src/util/strings.ts', fresh: false });
+      expect(early.status.state).toBe('building');
+      expect(early.text).toMatch(/^src\/util\/strings\.ts exports:\ntoLower:const\nupper:function\n\(from the snapshot of .+; the graph is being rebuilt\)$/);
+      expect((await again.query({ query: 'exports', arg: 'src/util/strings.ts' })).text).toBe(lines('src/util/strings.ts exports:', 'toLower:const', 'upper:function'));
+    } finally {
+      again.close();
+    }
+  });
+
   it('refuses an unknown query', async () => {
     await expect(graph.query({ query: 'callers' as GraphQuery })).rejects.toThrow(/query must be one of/);
   });

@@ -3,7 +3,7 @@
 // that changed (every file's facts are cached; assembling the graph from them is cheap). Each
 // build writes the seed's snapshot pair, ~/.h/snapshots/file-tree-snapshot-<md5(root)>.kg and .txt.
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import type { GraphStatus } from '@h/contracts';
@@ -15,7 +15,7 @@ import type { Resolution } from './module-resolver';
 import { isGraphFile, isGraphSkippedDir, isInGraph } from './graph-filter';
 import type { FileFacts, KnowledgeGraph } from './graph-model';
 import { GraphIndex, isGraphQuery } from './graph-query';
-import { serializeKg, visualizeKg } from './kg-format';
+import { parseKg, serializeKg, visualizeKg } from './kg-format';
 import { parsePython, PY_EXTENSIONS } from './py-parser';
 import { parseTypeScript, TS_EXTENSIONS } from './ts-parser';
 
@@ -121,11 +121,24 @@ export class GraphService {
     this.start();
     await this.settled(p.fresh === false ? 0 : FRESH_WAIT_MS);
     const status = this.status();
-    if (!this.index) {
-      const why = status.state === 'error' ? `the graph could not be built: ${status.error}` : 'the graph is still being built; ask again shortly';
-      return { text: `No knowledge graph yet (${why})`, status };
+    const arg = typeof p.arg === 'string' ? p.arg : '';
+    if (this.index) return { text: this.index.query(p.query, arg), status };
+    // The first build is still running (a large repository): the snapshot an earlier daemon wrote
+    // for this root, if any, answers meanwhile (the seed's read_graph reads the .kg file).
+    const stored = await this.storedIndex();
+    if (stored) return { text: `${stored.index.query(p.query, arg)}\n(from the snapshot of ${stored.at}; the graph is being rebuilt)`, status };
+    const why = status.state === 'error' ? `the graph could not be built: ${status.error}` : 'the graph is still being built; ask again shortly';
+    return { text: `No knowledge graph yet (${why})`, status };
+  }
+
+  private async storedIndex(): Promise<{ index: GraphIndex; at: string } | null> {
+    try {
+      const file = `${this.snapshotPath}.kg`;
+      const [text, st] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+      return { index: new GraphIndex(parseKg(text)), at: st.mtime.toISOString() };
+    } catch {
+      return null;
     }
-    return { text: this.index.query(p.query, typeof p.arg === 'string' ? p.arg : ''), status };
   }
 
   /** Resolves when no build or update is due (or `maxMs` passed), i.e. the graph reflects every change heard. */
