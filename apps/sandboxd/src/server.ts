@@ -21,6 +21,8 @@ export interface ServerOptions {
   socketPath: string;
   /** Where checkpoints are kept (the workspace's state volume); default ~/.h. */
   stateDir?: string;
+  /** Where the knowledge graph's .kg/.txt go; default ~/.h/snapshots. */
+  snapshotsDir?: string;
 }
 
 /** The daemon: one RpcPeer per connection on a unix socket, all sharing the services below. */
@@ -63,8 +65,8 @@ export class SandboxServer {
       for (const peer of this.peers) peer.notify(method, params);
     });
     // The knowledge graph keeps the watcher on from its first build: it updates from every change.
-    // Its snapshots go where the seed keeps them, the sandbox user's ~/.h/snapshots.
-    this.graph = new GraphService(this.paths);
+    // Its snapshots go where the seed keeps them, the sandbox user's ~/.h/snapshots (unless told).
+    this.graph = new GraphService(this.paths, { snapshotsDir: opts.snapshotsDir });
     this.checkpoints = new CheckpointService(this.paths, opts.stateDir ? path.join(opts.stateDir, 'checkpoints.git') : undefined);
   }
 

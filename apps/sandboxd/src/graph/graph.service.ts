@@ -23,8 +23,11 @@ import { parseTypeScript, TS_EXTENSIONS } from './ts-parser';
 export const GRAPH_DEBOUNCE_MS = 300;
 /** Larger files are nodes without symbols (a generated bundle would cost seconds to parse). */
 export const GRAPH_MAX_PARSE_BYTES = 1024 * 1024;
-/** Files in the graph at most; a workspace beyond it is graphed up to here. */
-export const GRAPH_MAX_FILES = 50_000;
+/**
+ * Files in the graph at most; a workspace beyond it is graphed up to here. The snapshot costs ~1.4
+ * KB per file in ~/.h, a tmpfs that counts against the container's memory.
+ */
+export const GRAPH_MAX_FILES = 20_000;
 /** A query waits this long at most for pending changes before answering from the graph it has. */
 const FRESH_WAIT_MS = 10_000;
 /** Files read at once in a full build; the event loop is yielded between batches so other requests go on. */
