@@ -66,7 +66,7 @@ export class SandboxServer {
     });
     // The knowledge graph keeps the watcher on from its first build: it updates from every change.
     // Its snapshots go where the seed keeps them, the sandbox user's ~/.h/snapshots (unless told).
-    this.graph = new GraphService(this.paths, { snapshotsDir: opts.snapshotsDir });
+    this.graph = new GraphService(this.paths, { snapshotsDir: opts.snapshotsDir, watcherDrained: () => this.watch.drained() });
     this.checkpoints = new CheckpointService(this.paths, opts.stateDir ? path.join(opts.stateDir, 'checkpoints.git') : undefined);
   }
 

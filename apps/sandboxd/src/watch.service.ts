@@ -51,7 +51,19 @@ export class WatchService {
    */
   private readonly listeners = new Set<WatchListener>();
 
+  /** Callers of drained() waiting for the pending changes' flush. */
+  private drainWaiters: (() => void)[] = [];
+
   constructor(private readonly paths: PathResolver) {}
+
+  /**
+   * Resolves once every change heard so far has been delivered (at once when none is pending): a
+   * consumer asked about the files right after a write waits for it instead of answering stale.
+   */
+  drained(): Promise<void> {
+    if (!this.timer) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
 
   /** Hear every flushed change in this process (`on` false: stop hearing). */
   listen(listener: WatchListener, on: boolean): void {
@@ -76,6 +88,7 @@ export class WatchService {
     this.subscribers.clear();
     this.listeners.clear();
     this.update();
+    for (const w of this.drainWaiters.splice(0)) w();
   }
 
   private update(): void {
@@ -127,6 +140,11 @@ export class WatchService {
     for (let i = 0; i < changes.length; i += MAX_PATHS_PER_NOTIFICATION) {
       const part = changes.slice(i, i + MAX_PATHS_PER_NOTIFICATION);
       for (const peer of this.subscribers) peer.notify('fs.changed', { paths: part.map((c) => c.path), changes: part });
+    }
+    if (!this.timer) {
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const w of waiters) w();
     }
   }
 

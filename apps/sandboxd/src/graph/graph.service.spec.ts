@@ -82,6 +82,18 @@ describe(GraphService.name, () => {
     expect(graph.status()).toMatchObject({ state: 'ready', files: 17 });
   });
 
+  it('takes a change still in the debounce in before answering a fresh query', async () => {
+    const slow = new GraphService(new PathResolver(root), { snapshotsDir: path.join(dir, 'snapshots'), debounceMs: 60_000, watcherDrained: async () => undefined });
+    try {
+      await slow.rebuild();
+      write('src/lazy.ts', 'export function load() { return 1; }\nexport const soon = 2;\n');
+      slow.onChanges([{ path: 'src/lazy.ts', kind: 'changed' }]);
+      expect((await slow.query({ query: 'exports', arg: 'src/lazy.ts' })).text).toBe(lines('src/lazy.ts exports:', 'load:function', 'soon:const'));
+    } finally {
+      slow.close();
+    }
+  });
+
   it('rescans everything when the watcher says it dropped changes', async () => {
     write('src/late.ts', 'export const late = 1;\n');
     graph.onChanges([], true);

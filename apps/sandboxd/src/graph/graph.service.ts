@@ -54,6 +54,8 @@ export interface GraphServiceOptions {
   /** Where the snapshots go; default ~/.h/snapshots. */
   snapshotsDir?: string;
   debounceMs?: number;
+  /** Resolves when the file watcher has delivered every change it heard (a fresh query waits for it). */
+  watcherDrained?: () => Promise<void>;
 }
 
 export class GraphService {
@@ -76,7 +78,7 @@ export class GraphService {
 
   constructor(
     private readonly paths: PathResolver,
-    opts: GraphServiceOptions = {},
+    private readonly opts: GraphServiceOptions = {},
   ) {
     this.snapshotsDir = opts.snapshotsDir ?? path.join(homedir(), '.h', 'snapshots');
     this.debounceMs = opts.debounceMs ?? GRAPH_DEBOUNCE_MS;
@@ -122,7 +124,17 @@ export class GraphService {
   async query(p: GraphQueryParams): Promise<GraphQueryResult> {
     if (!p || !isGraphQuery(p.query)) fail('INVALID_ARGUMENT', `query must be one of structure, exports, imports_of, exporters_of, dependents, unused_imports`);
     this.start();
-    await this.settled(p.fresh === false ? 0 : FRESH_WAIT_MS);
+    if (p.fresh !== false) {
+      // A query right after a write (the agent's write_file, then read_graph): the change may still
+      // sit in the watcher's or this service's debounce. Take it in now rather than answer stale.
+      await this.opts.watcherDrained?.();
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = null;
+        this.kick();
+      }
+      await this.settled(FRESH_WAIT_MS);
+    }
     const status = this.status();
     const arg = typeof p.arg === 'string' ? p.arg : '';
     if (this.index) return { text: this.index.query(p.query, arg), status };
