@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { FileFacts, KgEdge, KgImport, KgNode, KnowledgeGraph, ParsedExport } from './graph-model';
 import { ModuleResolver, type Resolution } from './module-resolver';
+import type { PathAlias } from './tsconfig-paths';
 
 export interface GraphInput {
   /** Absolute workspace root (named in the header; its basename names the root node). */
@@ -19,12 +20,14 @@ export interface GraphInput {
    * file's entry when its facts change, and all of it when files or directories come or go.
    */
   resolutions?: Map<string, Resolution[]>;
+  /** The root tsconfig's `paths` (tsconfig-paths.ts). */
+  aliases?: readonly PathAlias[];
 }
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function buildGraph(input: GraphInput): KnowledgeGraph {
-  const resolver = new ModuleResolver(input.files, input.dirs);
+  const resolver = new ModuleResolver(input.files, input.dirs, input.aliases);
   const resolved = input.resolutions ?? new Map<string, Resolution[]>();
   for (const [rel, facts] of input.facts) {
     if (!resolved.has(rel)) resolved.set(rel, facts.imports.map((imp) => resolver.resolve(rel, imp.module, facts.language)));

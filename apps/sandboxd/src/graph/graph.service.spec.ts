@@ -117,3 +117,33 @@ describe(GraphService.name, () => {
     await expect(graph.query({ query: 'callers' as GraphQuery })).rejects.toThrow(/query must be one of/);
   });
 });
+
+describe('tsconfig path aliases', () => {
+  it('resolves the root tsconfig\'s paths (through extends, comments allowed) to workspace files', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'h-graph-alias-'));
+    const root = path.join(dir, 'mono');
+    const files: Record<string, string> = {
+      'tsconfig.json': '{ "extends": "./tsconfig.base.json", "include": ["apps", "libs"] }\n',
+      'tsconfig.base.json': '{\n  // the aliases\n  "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["libs/*/src"], "@cfg": ["libs/config/src/env.ts"] } }\n}\n',
+      'libs/math/src/index.ts': 'export function sum(a: number, b: number) { return a + b; }\n',
+      'libs/config/src/env.ts': 'export const env = {};\n',
+      'apps/api/main.ts': "import { sum } from '@lib/math';\nimport { env } from '@cfg';\nimport { z } from '@other/pkg';\nconsole.log(sum(1, 2), env, z);\n",
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    }
+    const graph = new GraphService(new PathResolver(root), { snapshotsDir: path.join(dir, 'snapshots') });
+    try {
+      await graph.rebuild();
+      expect((await graph.query({ query: 'imports_of', arg: 'apps/api/main.ts' })).text).toBe(
+        ['apps/api/main.ts imports:', '  sum from @lib/math', '  env from @cfg', '  z from @other/pkg [third-party]'].join('\n'),
+      );
+      expect((await graph.query({ query: 'dependents', arg: 'libs/math/src/index.ts' })).text).toBe('libs/math/src/index.ts is imported by:\napps/api/main.ts');
+      expect((await graph.query({ query: 'dependents', arg: 'libs/config/src/env.ts' })).text).toBe('libs/config/src/env.ts is imported by:\napps/api/main.ts');
+    } finally {
+      graph.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -18,6 +18,7 @@ import { GraphIndex, isGraphQuery } from './graph-query';
 import { parseKg, serializeKg, visualizeKg } from './kg-format';
 import { parsePython, PY_EXTENSIONS } from './py-parser';
 import { parseTypeScript, TS_EXTENSIONS } from './ts-parser';
+import { type PathAlias, readPathAliases } from './tsconfig-paths';
 
 /** Changes are gathered this long after the last one before the graph is updated (the seed's watcher debounce is 2 s; edits by the agent want it sooner). */
 export const GRAPH_DEBOUNCE_MS = 300;
@@ -64,6 +65,7 @@ export class GraphService {
   private readonly facts = new Map<string, FileFacts>();
   /** Each file's imports resolved (see GraphInput.resolutions); kept while the file set stays the same. */
   private readonly resolutions = new Map<string, Resolution[]>();
+  private aliases: PathAlias[] = [];
   private index: GraphIndex | null = null;
   private readonly pending = new Set<string>();
   private rescan = false;
@@ -224,6 +226,7 @@ export class GraphService {
 
   private async walkAll(): Promise<void> {
     this.resolutions.clear();
+    this.aliases = await readPathAliases(this.paths.root);
     this.files.clear();
     this.dirs.clear();
     this.facts.clear();
@@ -276,6 +279,11 @@ export class GraphService {
   /** One changed path: gone (with everything under it), a new directory (walked), or a file (re-parsed). */
   private async apply(rel: string): Promise<void> {
     if (!rel || rel.startsWith('..')) return;
+    if (/^tsconfig[^/]*\.json$/.test(rel)) {
+      // The root tsconfig (or one it extends) changed: its aliases may point elsewhere now.
+      this.aliases = await readPathAliases(this.paths.root);
+      this.resolutions.clear();
+    }
     const st = await lstat(path.join(this.paths.root, rel)).catch(() => null);
     if (!st || !isInGraph(rel, st.isDirectory())) {
       this.remove(rel);
@@ -321,7 +329,7 @@ export class GraphService {
   /** Assembles the graph from the cached facts and writes the snapshot pair (each file replaced whole). */
   private async publish(elapsedMs: number): Promise<void> {
     const t0 = performance.now();
-    const graph = buildGraph({ root: this.paths.root, files: this.files, dirs: this.dirs, facts: this.facts, resolutions: this.resolutions });
+    const graph = buildGraph({ root: this.paths.root, files: this.files, dirs: this.dirs, facts: this.facts, resolutions: this.resolutions, aliases: this.aliases });
     const base = this.snapshotPath;
     await mkdir(path.dirname(base), { recursive: true });
     for (const [ext, text] of [['.kg', serializeKg(graph)], ['.txt', visualizeKg(graph)]] as const) {

@@ -1,12 +1,13 @@
 // Where an import points: a file of the workspace (local), the language's standard library
 // (Node.js built-ins, CPython's modules) or a package (third-party). Resolution is by the file set
 // alone, without reading tsconfig or sys.path: relative specifiers the way Node and TypeScript's
-// bundler resolution look for them, Python dotted modules from the workspace root, the importing
+// bundler resolution look for them (and the root tsconfig's `paths` aliases), Python dotted modules from the workspace root, the importing
 // file's directory and src/.
 import { builtinModules } from 'node:module';
 import * as path from 'node:path';
 import type { ImportClassification } from './graph-model';
 import { PY_STDLIB } from './py-stdlib';
+import { aliasTargets, type PathAlias } from './tsconfig-paths';
 
 const NODE_BUILTINS: ReadonlySet<string> = new Set(builtinModules);
 const TS_TRY = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -23,6 +24,7 @@ export class ModuleResolver {
   constructor(
     private readonly files: ReadonlySet<string>,
     private readonly dirs: ReadonlySet<string>,
+    private readonly aliases: readonly PathAlias[] = [],
   ) {}
 
   resolve(fromRel: string, module: string, language: 'ts' | 'py'): Resolution {
@@ -33,6 +35,10 @@ export class ModuleResolver {
     if (spec === '.' || spec === '..' || spec.startsWith('./') || spec.startsWith('../')) {
       const base = path.posix.normalize(path.posix.join(path.posix.dirname(fromRel), spec)).replace(/\/$/, '');
       return { classification: 'local', target: this.firstFile(tsCandidates(base)) };
+    }
+    for (const base of aliasTargets(this.aliases, spec)) {
+      const target = this.firstFile(tsCandidates(path.posix.normalize(base).replace(/\/$/, '')));
+      if (target) return { classification: 'local', target };
     }
     const bare = spec.startsWith('node:') ? spec.slice(5) : spec;
     if (NODE_BUILTINS.has(bare) || NODE_BUILTINS.has(bare.split('/')[0])) return { classification: 'stdlib', target: null };
