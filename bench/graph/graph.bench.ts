@@ -2,7 +2,8 @@
 // repository in a temp dir (1,400 .ts files of ~80 lines importing each other, with barrel
 // re-exports; 600 .py modules with stdlib, third-party and relative imports), then times
 // sandboxd's GraphService: the full build (walk, parse every file, assemble, write .kg + .txt)
-// and the update after one file change (re-parse that file, re-assemble, write both files).
+// and the update after one file change (re-parse that file, re-assemble, write the .kg and, when
+// the tree or its edges changed, the .txt), for an edit inside a body and for one adding an export.
 // Targets: full build ≤ 5 s; update ≤ 200 ms. Not run in CI.
 //   node bench/engine/run.mjs bench/graph/graph.bench.ts
 //   BENCH_GRAPH_FILES=5000 BENCH_GRAPH_UPDATES=50 node bench/engine/run.mjs bench/graph/graph.bench.ts
@@ -114,24 +115,37 @@ async function main(): Promise<void> {
     if (!graph) throw new Error('no build');
     const status = graph.status();
     const g = graph.graph;
-    const updates: number[] = [];
+    // Two kinds of change: an edit inside a body (the common one: same exports, the graph's nodes
+    // and edges stay) and one that adds an export (nodes and edges change, so everything is rendered).
+    const body: number[] = [];
+    const exported: number[] = [];
+    let added = '';
     for (let u = 0; u < UPDATES; u++) {
-      writeFileSync(path.join(root, changed), tsFile(PER_DIR - 1, tsCount) + `export const touched${u} = ${u};\n`);
+      // The first half edits a body; the second adds one more export each time.
+      const addsExport = u >= UPDATES / 2;
+      if (addsExport) added += `export const touched${u} = ${u};\n`;
+      const text = tsFile(PER_DIR - 1, tsCount).replace('let total = 0;', `let total = ${u};`) + added;
+      writeFileSync(path.join(root, changed), text);
       const t0 = performance.now();
       await graph.update([changed]);
-      updates.push(performance.now() - t0);
+      (addsExport ? exported : body).push(performance.now() - t0);
     }
-    const seen = (await graph.query({ query: 'exports', arg: changed })).text.includes(`touched${UPDATES - 1}:const`);
+    const last = UPDATES - 1;
+    const seen = (await graph.query({ query: 'exports', arg: changed })).text.includes(`touched${last}:const`);
     const kgBytes = statSync(`${graph.snapshotPath}.kg`).size;
     graph.close();
 
     const first = builds[0];
-    const upd = median(updates);
-    const worst = Math.max(...updates);
-    const p95 = [...updates].sort((a, b) => a - b)[Math.ceil(updates.length * 0.95) - 1];
+    const line = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      return `median ${median(xs).toFixed(1)} ms, p95 ${sorted[Math.ceil(xs.length * 0.95) - 1].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`;
+    };
+    const upd = Math.max(median(body), median(exported));
     console.log(`graph bench: ${status.files} files (${tsCount} TS + barrels, ${FILES - tsCount} Python), ${status.symbols} symbols, ${g?.edges.length} edges, ${g?.imports.length} import records, .kg ${(kgBytes / 1024).toFixed(0)} KiB`);
     console.log(`  full build:  first ${first.toFixed(0)} ms, then ${builds.slice(1).map((b) => b.toFixed(0)).join(' / ')} ms   target ≤ ${TARGET_BUILD_MS} ms  ${first <= TARGET_BUILD_MS ? 'OK' : 'MISSED'}`);
-    console.log(`  update after one file change (${UPDATES} runs): median ${upd.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${worst.toFixed(1)} ms   target ≤ ${TARGET_UPDATE_MS} ms  ${upd <= TARGET_UPDATE_MS ? 'OK' : 'MISSED'}`);
+    console.log(`  update after one file change (${UPDATES} runs), target median ≤ ${TARGET_UPDATE_MS} ms  ${upd <= TARGET_UPDATE_MS ? 'OK' : 'MISSED'}`);
+    console.log(`    body edit:         ${line(body)}`);
+    console.log(`    export added:      ${line(exported)}`);
     console.log(`  the update is in the graph: ${seen ? 'yes' : 'NO'}`);
     if (first > TARGET_BUILD_MS || upd > TARGET_UPDATE_MS || !seen) process.exitCode = 1;
   } finally {

@@ -6,7 +6,7 @@ import { PathResolver } from '../path-resolver';
 import { GRAPH_FIXTURE, GRAPH_FIXTURE_ANSWERS } from './graph-fixture';
 import { GraphIndex } from './graph-query';
 import { GraphService, snapshotBase } from './graph.service';
-import { parseKg, serializeKg } from './kg-format';
+import { parseKg, serializeKg, visualizeKg } from './kg-format';
 
 const lines = (...l: string[]) => l.join('\n');
 const EXPECTED = GRAPH_FIXTURE_ANSWERS;
@@ -92,6 +92,20 @@ describe(GraphService.name, () => {
     } finally {
       slow.close();
     }
+  });
+
+  it('writes the same snapshot pair as a fresh render after a body edit and after an export change', async () => {
+    const onDisk = () => [readFileSync(`${graph.snapshotPath}.kg`, 'utf8'), readFileSync(`${graph.snapshotPath}.txt`, 'utf8')];
+    const fresh = () => [serializeKg(graph.graph!), visualizeKg(graph.graph!)];
+    // Same exports, one more import: the node and edge sections are reused, the imports are not.
+    write('src/lazy.ts', "import { join } from 'node:path';\nexport function load() { return 2; }\n");
+    await graph.update(['src/lazy.ts']);
+    expect(onDisk()).toEqual(fresh());
+    expect(onDisk()[0]).toContain('|node:path|stdlib||join|join\n');
+    write('src/lazy.ts', 'export function load() { return 2; }\nexport class Later {}\n');
+    await graph.update(['src/lazy.ts']);
+    expect(onDisk()).toEqual(fresh());
+    expect(onDisk()[1]).toContain('lazy.ts  (exports: load:function, Later:class)');
   });
 
   it('rescans everything when the watcher says it dropped changes', async () => {

@@ -15,7 +15,7 @@ import type { Resolution } from './module-resolver';
 import { isGraphFile, isGraphSkippedDir, isInGraph } from './graph-filter';
 import type { FileFacts, KnowledgeGraph } from './graph-model';
 import { GraphIndex, isGraphQuery } from './graph-query';
-import { parseKg, serializeKg, visualizeKg } from './kg-format';
+import { KgRenderer, parseKg } from './kg-format';
 import { parsePython, PY_EXTENSIONS } from './py-parser';
 import { parseTypeScript, TS_EXTENSIONS } from './ts-parser';
 import { type PathAlias, readPathAliases } from './tsconfig-paths';
@@ -66,6 +66,7 @@ export class GraphService {
   /** Each file's imports resolved (see GraphInput.resolutions); kept while the file set stays the same. */
   private readonly resolutions = new Map<string, Resolution[]>();
   private aliases: PathAlias[] = [];
+  private readonly renderer = new KgRenderer();
   private index: GraphIndex | null = null;
   private readonly pending = new Set<string>();
   private rescan = false;
@@ -332,7 +333,10 @@ export class GraphService {
     const graph = buildGraph({ root: this.paths.root, files: this.files, dirs: this.dirs, facts: this.facts, resolutions: this.resolutions, aliases: this.aliases });
     const base = this.snapshotPath;
     await mkdir(path.dirname(base), { recursive: true });
-    for (const [ext, text] of [['.kg', serializeKg(graph)], ['.txt', visualizeKg(graph)]] as const) {
+    const { kg, txt, txtChanged } = this.renderer.render(graph);
+    const writes: [string, string][] = [['.kg', kg]];
+    if (txtChanged || !this.index) writes.push(['.txt', txt]);
+    for (const [ext, text] of writes) {
       const tmp = `${base}${ext}.${process.pid}.tmp`;
       await writeFile(tmp, text);
       await rename(tmp, `${base}${ext}`);

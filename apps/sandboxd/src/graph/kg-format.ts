@@ -1,7 +1,7 @@
 // The seed's on-disk forms: the .kg v3 edge list (one self-contained `|`-separated line per node,
 // edge and import record; paths rebuilt by walking parent chains) and the .txt nested tree with
 // export/import annotations written beside it.
-import type { ImportClassification, ImportedName, KgEdgeType, KgNodeType, KnowledgeGraph } from './graph-model';
+import type { ImportClassification, ImportedName, KgEdge, KgEdgeType, KgImport, KgNode, KgNodeType, KnowledgeGraph } from './graph-model';
 
 /** `|` separates fields and `,` names; neither may appear inside one (a module path could hold them). */
 const BAD = /[|\n\r]/;
@@ -15,7 +15,11 @@ const unref = (s: string) => (s ? Number(s.slice(1)) : -1);
 export const formatNames = (names: ImportedName[]) => names.map((n) => (n.imported === n.local ? cleanName(n.imported) : `${cleanName(n.imported)}:${cleanName(n.local)}`)).join(',');
 
 export function serializeKg(g: KnowledgeGraph): string {
-  const lines = [
+  return `${kgHeader(g)}${kgNodes(g.nodes)}\n${kgEdges(g.edges)}\n${kgImports(g.imports)}`;
+}
+
+function kgHeader(g: KnowledgeGraph): string {
+  return [
     `# Knowledge Graph v3 — ${clean(g.root)}`,
     `# Nodes: ${g.nodes.length}  Edges: ${g.edges.length}  Imports: ${g.imports.length}`,
     '# Format: n<id>|<type>|<parentId>||<name>|<kind>',
@@ -24,13 +28,50 @@ export function serializeKg(g: KnowledgeGraph): string {
     '#   type: dir|file|symbol  classification: local|stdlib|third-party',
     '#   names: imported:local pairs (comma-joined)  unused: local names (comma-joined)',
     '',
-  ];
-  for (const n of g.nodes) lines.push(`n${n.id}|${n.type}|${ref(n.parent)}||${clean(n.name)}|${clean(n.kind)}`);
-  lines.push('');
-  g.edges.forEach((e, i) => lines.push(`e${i}|n${e.from}|n${e.to}|${e.type}`));
-  lines.push('');
-  for (const imp of g.imports) lines.push(`in${imp.from}|${clean(imp.module)}|${imp.classification}|${ref(imp.target)}|${formatNames(imp.names)}|${imp.unused.map(cleanName).join(',')}`);
-  return lines.join('\n') + '\n';
+    '',
+  ].join('\n');
+}
+
+function kgNodes(nodes: readonly KgNode[]): string {
+  let out = '';
+  for (const n of nodes) out += `n${n.id}|${n.type}|${ref(n.parent)}||${clean(n.name)}|${clean(n.kind)}\n`;
+  return out;
+}
+
+function kgEdges(edges: readonly KgEdge[]): string {
+  let out = '';
+  for (let i = 0; i < edges.length; i++) out += `e${i}|n${edges[i].from}|n${edges[i].to}|${edges[i].type}\n`;
+  return out;
+}
+
+function kgImports(imports: readonly KgImport[]): string {
+  let out = '';
+  for (const imp of imports) out += `in${imp.from}|${clean(imp.module)}|${imp.classification}|${ref(imp.target)}|${formatNames(imp.names)}|${imp.unused.map(cleanName).join(',')}\n`;
+  return out;
+}
+
+const sameNodes = (a: readonly KgNode[], b: readonly KgNode[]) =>
+  a.length === b.length && a.every((n, i) => n.type === b[i].type && n.parent === b[i].parent && n.name === b[i].name && n.kind === b[i].kind);
+const sameEdges = (a: readonly KgEdge[], b: readonly KgEdge[]) => a.length === b.length && a.every((e, i) => e.from === b[i].from && e.to === b[i].to && e.type === b[i].type);
+
+/**
+ * Renders graph after graph, reusing the node and edge sections' text (and the whole .txt) when
+ * they are the same as last time: an edit inside a file's body, the common update, changes at most
+ * its import records, and writing the other ~90 % of a large .kg again was most of an update's time.
+ */
+export class KgRenderer {
+  private last: { nodes: readonly KgNode[]; edges: readonly KgEdge[]; nodesText: string; edgesText: string; txt: string } | null = null;
+
+  render(g: KnowledgeGraph): { kg: string; txt: string; txtChanged: boolean } {
+    const last = this.last;
+    const keepNodes = !!last && sameNodes(last.nodes, g.nodes);
+    const keepEdges = keepNodes && !!last && sameEdges(last.edges, g.edges);
+    const nodesText = keepNodes && last ? last.nodesText : kgNodes(g.nodes);
+    const edgesText = keepEdges && last ? last.edgesText : kgEdges(g.edges);
+    const txt = keepEdges && last ? last.txt : visualizeKg(g);
+    this.last = { nodes: g.nodes, edges: g.edges, nodesText, edgesText, txt };
+    return { kg: `${kgHeader(g)}${nodesText}\n${edgesText}\n${kgImports(g.imports)}`, txt, txtChanged: !keepEdges };
+  }
 }
 
 export function parseKg(text: string): KnowledgeGraph {
