@@ -174,7 +174,8 @@ export class SandboxServer {
     on('lsp.hover', (p) => this.lsp.hover(p));
     on('lsp.definition', (p) => this.lsp.definition(p));
     on('lsp.status', () => this.lsp.status());
-    on('graph.status', () => {
+    // Like health, the status is not use: the IDE's status bar asking must not keep a sandbox awake.
+    peer.onRequest('graph.status', () => {
       this.startGraph();
       return this.graph.status();
     });

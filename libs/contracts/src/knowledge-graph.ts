@@ -14,6 +14,8 @@ export interface GraphStatus {
   /** Files and exported symbols in the current graph (0 while the first build runs). */
   files: number;
   symbols: number;
+  /** Changes are being folded in: a newer graph follows shortly (ask again). */
+  updating: boolean;
   /** ISO time the current graph was written. */
   builtAt: string | null;
   /** How long the last build or update took. */

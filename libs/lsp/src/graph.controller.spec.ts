@@ -2,7 +2,7 @@ import { sanitizeGraphStatus } from './graph.controller';
 
 describe(sanitizeGraphStatus.name, () => {
   it('keeps a well-formed status as it is', () => {
-    const s = { state: 'ready', files: 12, symbols: 40, builtAt: '2026-12-03T06:30:00.000Z', lastBuildMs: 33, error: null };
+    const s = { state: 'ready', files: 12, symbols: 40, updating: true, builtAt: '2026-12-03T06:30:00.000Z', lastBuildMs: 33, error: null };
     expect(sanitizeGraphStatus(s)).toEqual(s);
   });
 
@@ -11,6 +11,7 @@ describe(sanitizeGraphStatus.name, () => {
       state: 'error',
       files: 0,
       symbols: 0,
+      updating: false,
       builtAt: null,
       lastBuildMs: null,
       error: 'the sandbox sent no graph status',

@@ -17,6 +17,7 @@ export function sanitizeGraphStatus(raw: unknown): GraphStatus {
     state: STATES.has(s.state as string) ? (s.state as GraphStatus['state']) : 'error',
     files: count(s.files),
     symbols: count(s.symbols),
+    updating: s.updating === true,
     builtAt: text(s.builtAt, 40),
     lastBuildMs: Number.isInteger(s.lastBuildMs) ? (s.lastBuildMs as number) : null,
     error: STATES.has(s.state as string) ? text(s.error, 500) : 'the sandbox sent no graph status',

@@ -8,6 +8,8 @@ export class GraphStatusDto implements GraphStatus {
   files: number;
   @ApiProperty({ description: 'Exported symbols in the graph', example: 1893 })
   symbols: number;
+  @ApiProperty({ description: 'Changes are being folded in: a newer graph follows shortly', example: false })
+  updating: boolean;
   @ApiProperty({ type: String, nullable: true, description: 'When the current graph was written', example: '2026-12-03T06:30:00.000Z' })
   builtAt: string | null;
   @ApiProperty({ type: Number, nullable: true, description: 'How long the last build or update took, ms', example: 240 })

@@ -71,7 +71,9 @@ describe(GraphService.name, () => {
       { path: 'src/extra', kind: 'created' },
       { path: 'src/polyfill.ts', kind: 'deleted' },
     ]);
+    expect(graph.status()).toMatchObject({ state: 'ready', updating: true });
     await graph.settled();
+    expect(graph.status().updating).toBe(false);
     expect(await ask('exports', 'src/lazy.ts')).toBe(lines('src/lazy.ts exports:', 'later:const', 'load:function'));
     expect(await ask('dependents', 'src/util/math.ts')).toBe(lines('src/util/math.ts is imported by:', 'src/app.ts', 'src/lazy.ts', 'src/util/index.ts'));
     expect(await ask('exporters_of', 'VALUE')).toBe(lines("Files exporting 'VALUE':", 'src/extra/new.py → VALUE:variable'));

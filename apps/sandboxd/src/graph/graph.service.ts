@@ -75,7 +75,7 @@ export class GraphService {
   private running: Promise<void> | null = null;
   private readonly waiters = new Set<() => void>();
   private closed = false;
-  private current: GraphStatus = { state: 'building', files: 0, symbols: 0, builtAt: null, lastBuildMs: null, error: null };
+  private current: Omit<GraphStatus, 'updating'> = { state: 'building', files: 0, symbols: 0, builtAt: null, lastBuildMs: null, error: null };
   readonly snapshotsDir: string;
   private readonly debounceMs: number;
 
@@ -109,7 +109,7 @@ export class GraphService {
 
   status(): GraphStatus {
     this.start();
-    return { ...this.current };
+    return { ...this.current, updating: this.current.state !== 'building' && this.busy() };
   }
 
   /** The watcher's flushed changes (overflow: some were dropped, so everything is walked again). */

@@ -3,7 +3,7 @@ import type { GraphHost } from '../graph-host';
 import type { ToolContext } from '../tool.types';
 import { READ_GRAPH_MAX_CHARS, readGraphTool } from './read-graph.tool';
 
-const status: GraphQueryResult['status'] = { state: 'ready', files: 3, symbols: 5, builtAt: '2026-12-03T00:00:00.000Z', lastBuildMs: 12, error: null };
+const status: GraphQueryResult['status'] = { state: 'ready', files: 3, symbols: 5, updating: false, builtAt: '2026-12-03T00:00:00.000Z', lastBuildMs: 12, error: null };
 
 /** A sandbox graph that answers with the text given, recording what it was asked. */
 function host(answer: (p: GraphQueryParams) => string): GraphHost & { asked: GraphQueryParams[] } {

@@ -1,6 +1,6 @@
 import { graphStatusLabel } from './graph-status-item';
 
-const ready = { state: 'ready' as const, files: 2071, symbols: 20000, builtAt: '2026-12-03T06:30:00.000Z', lastBuildMs: 90, error: null };
+const ready = { state: 'ready' as const, files: 2071, symbols: 20000, updating: false, builtAt: '2026-12-03T06:30:00.000Z', lastBuildMs: 90, error: null };
 
 describe(graphStatusLabel.name, () => {
   it('says building, counts, error or unavailable', () => {
