@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     return;
   }
   const root = arg('--root') ?? env.SANDBOXD_ROOT ?? WORKSPACE_ROOT;
-  const server = new SandboxServer({ root, socketPath, stateDir: env.SANDBOXD_STATE_DIR });
+  const server = new SandboxServer({ root, socketPath, stateDir: env.SANDBOXD_STATE_DIR, snapshotsDir: env.SANDBOXD_SNAPSHOT_DIR });
   await server.listen();
   // Set by the driver only for workspaces with network access (the host proxy's socket is mounted).
   const egressSocket = env.SANDBOXD_EGRESS_SOCKET;

@@ -6,6 +6,7 @@ import { BrowserService } from './browser/browser.service';
 import { CheckpointService } from './checkpoint.service';
 import { ExecService } from './exec.service';
 import { FsService } from './fs.service';
+import { GraphService } from './graph/graph.service';
 import { LspService } from './lsp/lsp.service';
 import { PathResolver } from './path-resolver';
 import { PtyService } from './pty.service';
@@ -20,6 +21,8 @@ export interface ServerOptions {
   socketPath: string;
   /** Where checkpoints are kept (the workspace's state volume); default ~/.h. */
   stateDir?: string;
+  /** Where the knowledge graph's .kg/.txt go; default ~/.h/snapshots. */
+  snapshotsDir?: string;
 }
 
 /** The daemon: one RpcPeer per connection on a unix socket, all sharing the services below. */
@@ -33,6 +36,7 @@ export class SandboxServer {
   private readonly checkpoints: CheckpointService;
   private readonly lsp: LspService;
   private readonly browser: BrowserService;
+  private readonly graph: GraphService;
   private readonly peers = new Set<RpcPeer>();
   private readonly started = Date.now();
   private lastUse = Date.now();
@@ -60,6 +64,9 @@ export class SandboxServer {
     this.browser = new BrowserService(this.paths, (method, params) => {
       for (const peer of this.peers) peer.notify(method, params);
     });
+    // The knowledge graph keeps the watcher on from its first build: it updates from every change.
+    // Its snapshots go where the seed keeps them, the sandbox user's ~/.h/snapshots (unless told).
+    this.graph = new GraphService(this.paths, { snapshotsDir: opts.snapshotsDir, watcherDrained: () => this.watch.drained() });
     this.checkpoints = new CheckpointService(this.paths, opts.stateDir ? path.join(opts.stateDir, 'checkpoints.git') : undefined);
   }
 
@@ -75,6 +82,13 @@ export class SandboxServer {
     // Only this user (the one the bridge runs as) may connect.
     chmodSync(this.opts.socketPath, 0o600);
     this.server = server;
+    this.startGraph();
+  }
+
+  /** The first build of the knowledge graph, then its updates from the watcher. */
+  startGraph(): void {
+    this.watch.listen(this.onGraphChanges, true);
+    this.graph.start();
   }
 
   /** Serves one client over any duplex pair (a socket, or stdio in tests). */
@@ -91,7 +105,10 @@ export class SandboxServer {
     return peer;
   }
 
+  private readonly onGraphChanges = (changes: FsChange[], overflow: boolean) => this.graph.onChanges(changes, overflow);
+
   async close(): Promise<void> {
+    this.graph.close();
     this.pty.closeAll();
     this.lsp.closeAll();
     this.watch.close();
@@ -157,6 +174,15 @@ export class SandboxServer {
     on('lsp.hover', (p) => this.lsp.hover(p));
     on('lsp.definition', (p) => this.lsp.definition(p));
     on('lsp.status', () => this.lsp.status());
+    // Like health, the status is not use: the IDE's status bar asking must not keep a sandbox awake.
+    peer.onRequest('graph.status', () => {
+      this.startGraph();
+      return this.graph.status();
+    });
+    on('graph.query', (p) => {
+      this.startGraph();
+      return this.graph.query(p);
+    });
     peer.onNotification('pty.write', (p) => {
       // Keystrokes as notifications: no response line per key.
       this.lastUse = Date.now();

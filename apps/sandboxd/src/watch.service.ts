@@ -26,6 +26,8 @@ export function isGitStateChange(rel: string): boolean {
   return GIT_STATE.test(rel) && !rel.endsWith('.lock');
 }
 
+export type WatchListener = (changes: FsChange[], overflow: boolean) => void;
+
 /**
  * Debounced, de-duplicated file-change notifications (`fs.changed {paths, changes}`) for
  * connections that subscribed with `fs.watch {enabled:true}`. One recursive watcher, started for
@@ -43,13 +45,28 @@ export class WatchService {
   /** A git state file changed since the last flush (see GIT_STATE). */
   private git = false;
   private timer: NodeJS.Timeout | null = null;
-  /** In-process consumers (the language servers' open files): they keep the watcher on like a subscriber. */
-  private readonly listeners = new Set<(changes: FsChange[]) => void>();
+  /**
+   * In-process consumers (the language servers' open files, the knowledge graph): they keep the
+   * watcher on like a subscriber. `overflow`: some changes were dropped (rescan what you keep).
+   */
+  private readonly listeners = new Set<WatchListener>();
+
+  /** Callers of drained() waiting for the pending changes' flush. */
+  private drainWaiters: (() => void)[] = [];
 
   constructor(private readonly paths: PathResolver) {}
 
+  /**
+   * Resolves once every change heard so far has been delivered (at once when none is pending): a
+   * consumer asked about the files right after a write waits for it instead of answering stale.
+   */
+  drained(): Promise<void> {
+    if (!this.timer) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
   /** Hear every flushed change in this process (`on` false: stop hearing). */
-  listen(listener: (changes: FsChange[]) => void, on: boolean): void {
+  listen(listener: WatchListener, on: boolean): void {
     if (on) this.listeners.add(listener);
     else this.listeners.delete(listener);
     this.update();
@@ -71,6 +88,7 @@ export class WatchService {
     this.subscribers.clear();
     this.listeners.clear();
     this.update();
+    for (const w of this.drainWaiters.splice(0)) w();
   }
 
   private update(): void {
@@ -118,10 +136,15 @@ export class WatchService {
     this.timer = this.changed.size || this.overflow || this.git ? setTimeout(() => void this.flush(), DEBOUNCE_MS) : null;
     if (overflow) for (const peer of this.subscribers) peer.notify('fs.changed', { paths: [], changes: [], overflow: true });
     if (git) for (const peer of this.subscribers) peer.notify('fs.changed', { paths: [], changes: [], git: true });
-    if (changes.length) for (const listener of this.listeners) listener(changes);
+    if (changes.length || overflow) for (const listener of this.listeners) listener(changes, overflow);
     for (let i = 0; i < changes.length; i += MAX_PATHS_PER_NOTIFICATION) {
       const part = changes.slice(i, i + MAX_PATHS_PER_NOTIFICATION);
       for (const peer of this.subscribers) peer.notify('fs.changed', { paths: part.map((c) => c.path), changes: part });
+    }
+    if (!this.timer) {
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const w of waiters) w();
     }
   }
 

@@ -419,6 +419,7 @@ class AgentRun {
       ...(this.o.fileChanges ? { changes: { maxBytes: this.o.fileChanges.maxBytes } } : {}),
       terminals: this.o.terminals,
       browser: this.o.browser,
+      graph: this.o.graph,
       memory: this.o.memoryStore,
       delegation: this.o.delegation,
       caller: this.o.caller,

@@ -85,6 +85,8 @@ export interface AgentRunOptions {
   terminals?: ToolContext['terminals'];
   /** The sandbox's browser for the browser tools (browser profile, frontend-specialist). */
   browser?: ToolContext['browser'];
+  /** The sandbox's knowledge graph (read_graph). */
+  graph?: ToolContext['graph'];
   /** Extra HTTP headers per model request, for harnesses (tests, benchmarks); the worker sends none. */
   requestHeaders?: Record<string, string>;
   onStepTiming?: (timing: StepTiming) => void;

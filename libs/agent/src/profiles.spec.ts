@@ -10,7 +10,7 @@ describe('sub-agent profiles', () => {
     for (const profile of AGENT_PROFILE_NAMES) {
       expect(names(profileToolRegistry(profile)).sort()).toEqual(AGENT_PROFILES[profile].tools.filter((t) => HAVE.has(t)).sort());
     }
-    expect(names(profileToolRegistry('code-search'))).toEqual(['read_file', 'list_files', 'search_files', 'grep']);
+    expect(names(profileToolRegistry('code-search'))).toEqual(['read_file', 'list_files', 'search_files', 'grep', 'read_graph']);
     expect(AGENT_PROFILES['code-writer'].tools).toEqual([...FULL_FILESYSTEM_TOOLS, 'run_command', 'read_problems', 'read_graph']);
   });
 

@@ -16,8 +16,7 @@ export function parentToolRegistry(): ToolRegistry {
 }
 
 /**
- * A profile's tools: exactly its allowlist, of the tools H has (read_graph is offered once it
- * exists); the browser tools come after the core ones, in BROWSER_TOOLS order. A sub-agent never delegates further.
+ * A profile's tools: exactly its allowlist, of the tools H has; the browser tools come after the core ones, in BROWSER_TOOLS order. A sub-agent never delegates further.
  */
 export function profileToolRegistry(profile: AgentProfileName): ToolRegistry {
   const allowed = new Set(AGENT_PROFILES[profile].tools);

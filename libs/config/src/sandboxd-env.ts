@@ -17,6 +17,12 @@ export const sandboxdEnvSchema = z.object({
    * sandbox stop: the driver mounts the workspace's state volume there. Unset: ~/.h (lost on stop).
    */
   SANDBOXD_STATE_DIR: z.string().min(1).optional(),
+  /**
+   * Where the knowledge graph's snapshots (.kg/.txt) go; unset: ~/.h/snapshots, the seed's place
+   * (the container user's home). The local driver sets it under the workspace's state dir, so the
+   * host user's home does not collect one pair per workspace directory.
+   */
+  SANDBOXD_SNAPSHOT_DIR: z.string().min(1).optional(),
   /** The host egress proxy's socket, mounted only for workspaces with network access. */
   SANDBOXD_EGRESS_SOCKET: z.string().min(1).optional(),
   /** Loopback port the daemon offers the egress proxy on inside the container; default EGRESS_DEFAULT_PORT. */

@@ -25,3 +25,4 @@ export * from './browser-view';
 export * from './memory';
 export * from './session-search';
 export * from './budget';
+export * from './knowledge-graph';

@@ -25,7 +25,7 @@ import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { McpConnector } from '@h/mcp';
 import { registerConfiguredModels } from '@h/llm';
 import { ModelProviderResolver, ProviderUnavailableError, type ResolvedModelProvider } from '@h/providers';
-import { SandboxBrowserHost, SandboxTerminalHost, type SandboxRecord } from '@h/sandbox';
+import { SandboxBrowserHost, SandboxGraphHost, SandboxTerminalHost, type SandboxRecord } from '@h/sandbox';
 import { SessionQueryService } from '@h/session-search';
 import { delegationRequests, lineCounts, type DelegationRequest } from '@h/tools';
 import { SandboxManager } from '@h/workspaces';
@@ -261,6 +261,8 @@ export class AgentRunJob {
         vision: run.profile === 'browser',
         describe: visionModel ? (png, header, signal) => describeScreenshot(provider, visionModel, png, header, signal) : undefined,
       }),
+      // The sandbox's knowledge graph, built and kept current by sandboxd (read_graph).
+      graph: new SandboxGraphHost(async () => (await this.sandboxes.driver()).connect(sandbox.record)),
       conversation,
       outputs: new SessionOutputStore(this.toolOutputs, session.id, run.id, this.config.env.TOOL_OUTPUT_MAX_BYTES),
       signal: controller.signal,

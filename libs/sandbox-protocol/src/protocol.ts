@@ -11,6 +11,7 @@ import type {
   WorkspaceErrorCode,
 } from '@h/contracts';
 import type { BrowserMethods } from './browser-protocol';
+import type { GraphMethods } from './graph-protocol';
 import type { LspMethods } from './lsp-protocol';
 
 export const PROTOCOL_VERSION = 1;
@@ -249,8 +250,8 @@ export interface CheckpointRestoreResult {
   removed: number;
 }
 
-/** Request method -> [params, result]; the language-server and browser methods have their own files. */
-export interface SandboxMethods extends LspMethods, BrowserMethods {
+/** Request method -> [params, result]; the language-server, browser and graph methods have their own files. */
+export interface SandboxMethods extends LspMethods, BrowserMethods, GraphMethods {
   health: [Record<string, never>, HealthResult];
   'fs.read': [FsReadParams, FsReadResult];
   'fs.write': [FsWriteParams, FsWriteResult];

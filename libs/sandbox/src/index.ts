@@ -17,3 +17,4 @@ export * from './docker-proxy/docker-api-policy';
 export * from './docker-proxy/docker-socket-proxy';
 export * from './sandbox-terminal-host';
 export * from './sandbox-browser-host';
+export * from './sandbox-graph-host';

@@ -75,7 +75,7 @@ export class LocalSandboxDriver implements SandboxDriver {
       this.buildOnce();
       const child = spawn(process.execPath, [this.sandboxd, '--root', record.volume, '--socket', this.socketPath(record)], {
         stdio: ['ignore', 'ignore', 'inherit'],
-        env: { LANG: 'C.UTF-8', ...pickHostEnv(['PATH', 'HOME', 'LANG']), SANDBOXD_STATE_DIR: localStateDir(record) },
+        env: { LANG: 'C.UTF-8', ...pickHostEnv(['PATH', 'HOME', 'LANG']), SANDBOXD_STATE_DIR: localStateDir(record), SANDBOXD_SNAPSHOT_DIR: path.join(localStateDir(record), 'snapshots') },
       });
       this.procs.set(record.name, child);
       child.on('exit', () => {
@@ -177,7 +177,7 @@ export class LocalSandboxDriver implements SandboxDriver {
   }
 }
 
-/** The workspace's H-internal state (checkpoints): a sibling of its directory, never inside it. */
+/** The workspace's H-internal state (checkpoints, graph snapshots): a sibling of its directory, never inside it. */
 function localStateDir(record: SandboxRecord): string {
   return `${record.volume}.h-state`;
 }

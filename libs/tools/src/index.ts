@@ -36,6 +36,8 @@ export type { AgentTerminal, RunningTerminal, TerminalHost } from './terminal-ho
 export { detectLoopbackUrls, keyLines, servesHtml, type SandboxProbe } from './terminal-watch';
 export { DELEGATE_TOOLS, delegateTaskTool, delegateParallelTool, delegationRequests, formatOutcome, type DelegationRequest } from './tools/delegate.tools';
 export type { BrowserHost } from './browser-host';
+export type { GraphHost } from './graph-host';
+export { readGraphTool, READ_GRAPH_MAX_CHARS } from './tools/read-graph.tool';
 export type { ToolImage } from './tool.types';
 export { BROWSER_AGENT_TOOLS } from './tools/browser/browser.tools';
 export type { MemoryPort, RecalledMemory, RememberOutcome, RememberRequest } from './memory-port';

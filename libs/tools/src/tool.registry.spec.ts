@@ -7,7 +7,7 @@ describe(ToolRegistry.name, () => {
     const defs = registry.definitions();
     expect(defs.map((d) => d.name)).toEqual([
       'read_file', 'write_file', 'edit_file', 'list_files', 'search_files', 'grep', 'create_directory',
-      'rename_file', 'delete_file', 'run_command', 'run_in_terminal', 'kill_terminal', 'read_command_output', 'read_problems', 'write_todos',
+      'rename_file', 'delete_file', 'run_command', 'run_in_terminal', 'kill_terminal', 'read_command_output', 'read_problems', 'read_graph', 'write_todos',
       'write_summary', 'task_complete',
     ]);
     const before = JSON.stringify(defs);

@@ -10,6 +10,7 @@ import { killTerminalTool } from './tools/kill-terminal.tool';
 import { listFilesTool } from './tools/list-files.tool';
 import { readCommandOutputTool } from './tools/read-command-output.tool';
 import { readFileTool } from './tools/read-file.tool';
+import { readGraphTool } from './tools/read-graph.tool';
 import { readProblemsTool } from './tools/read-problems.tool';
 import { renameFileTool } from './tools/rename-file.tool';
 import { runCommandTool } from './tools/run-command.tool';
@@ -36,6 +37,7 @@ export const CORE_TOOLS: readonly AgentTool[] = [
   killTerminalTool,
   readCommandOutputTool,
   readProblemsTool,
+  readGraphTool,
   writeTodosTool,
   writeSummaryTool,
   taskCompleteTool,

@@ -4,6 +4,7 @@ import type { MemoryPort } from './memory-port';
 import type { FileChangeCapture, FileChangeCaptureOptions } from './file-changes/file-change-capture';
 import type { OutputStore, StoredOutputRef } from './output.store';
 import type { BrowserHost } from './browser-host';
+import type { GraphHost } from './graph-host';
 import type { TerminalHost } from './terminal-host';
 
 /** Events a tool may add to the run's log while it runs (validated on append like every event). */
@@ -49,6 +50,8 @@ export interface ToolContext {
   terminals?: TerminalHost;
   /** The sandbox's browser (the browser tools); absent where there is none. */
   browser?: BrowserHost;
+  /** The sandbox's knowledge graph (read_graph); absent where there is none. */
+  graph?: GraphHost;
   /** The run's persistent memory (remember, recall, forget); absent where nothing stores it. */
   memory?: MemoryPort;
   /** Appends an event to the run's log (e.g. a detected preview URL). */

@@ -26,6 +26,12 @@ describe(ItrSelector.name, () => {
     expect(itr.score('build_fix')).toBe(2);
   });
 
+  it('should point dependency questions at read_graph, only where it is offered', () => {
+    expect(selectChunks('Which files import this export?')).toContain('code_graph');
+    expect(buildGuidance(['code_graph'])).toContain('read_graph answers in one call');
+    expect(buildGuidance(['code_graph'], new Set(['read_file', 'grep']))).not.toContain('read_graph');
+  });
+
   it('should not let guidance already appended to a message trigger further chunks', () => {
     const itr = new ItrSelector();
     itr.observeMessage({ role: 'tool', content: `ok\n\n${buildGuidance(['diagnostics', 'build_fix'])}` });

@@ -175,6 +175,15 @@ Servers and watchers (npm start, npm run dev, next dev, vite, node server.js, py
       return said.length ? `# Diagnostics\n${said.join(' ')}` : '';
     },
   },
+  {
+    // The seed's rule: dependency and structure questions go to read_graph before grep.
+    id: 'code_graph',
+    triggers: ['import', 'export', 'depend', 'unused', 'refactor', 'rename', 'who uses', 'structure', 'read_graph', 'architecture'],
+    text: (offered) =>
+      offered.has('read_graph')
+        ? '# Code graph\nWhat a file exports or imports, who imports it, which file exports a symbol, unused imports, the tree: read_graph answers in one call, faster than grep.'
+        : '',
+  },
 ];
 
 export const CHUNKS_BY_ID: ReadonlyMap<string, PromptChunk> = new Map(PROMPT_CHUNKS.map((c) => [c.id, c]));

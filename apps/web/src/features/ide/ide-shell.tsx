@@ -20,6 +20,7 @@ import { usePreferences, useServerIdeState } from './use-ide-state';
 import { useLiveFiles } from './use-live-files';
 import { useLspBridge } from '../diagnostics/use-lsp-bridge';
 import { EditorStatusContext, WorkbenchContext, type EditorStatus, type Workbench } from './workbench';
+import { graphFilesChanged } from '../graph/graph-status-item';
 import './ide.css';
 
 const MAIN = 'ide-main';
@@ -62,6 +63,7 @@ function Workspace({
   const live = useLiveFiles(workspaceId, (event) => {
     tree.applyChanges(event);
     files.applyChanges(event);
+    graphFilesChanged(workspaceId);
   });
   const [editorStatus, setEditorStatus] = useState<EditorStatus | null>(null);
   const explorerActions = useRef<Workbench['explorerActions']['current']>(null);

@@ -14,6 +14,7 @@ import { SettingsView } from './settings-view';
 import { ScmView } from '../scm/scm-view';
 import { SourceControlIcon } from '../scm/scm-icon';
 import { ScmBranchStatus } from '../scm/scm-status-item';
+import { GraphStatusItem } from '../graph/graph-status-item';
 import { TerminalPanel } from '../terminals/terminal-panel';
 import { BrowserPanel } from '../browser/browser-panel';
 import { AgentActivityStrip } from '../collab/agent-activity-badge';
@@ -74,6 +75,7 @@ export const COMMANDS: IdeCommand[] = [
 
 export const STATUS_ITEMS: StatusItem[] = [
   { id: 'branch', align: 'left', render: (ctx) => <ScmBranchStatus workspaceId={ctx.workspaceId} /> },
+  { id: 'graph', align: 'left', render: (ctx) => <GraphStatusItem workspaceId={ctx.workspaceId} /> },
   { id: 'cursor', align: 'right', render: () => <CursorStatus /> },
   { id: 'indent', align: 'right', render: () => <IndentStatus /> },
   { id: 'language', align: 'right', render: () => <LanguageStatus /> },
