@@ -160,7 +160,7 @@ node -e '
 count_missing=$(wc -l <"$missing")
 rm -f "$parts" "$missing" "$work"
 chmod 600 "$dir"/*
-note "backup set complete: $dir ($(du -sh "$dir" | cut -f1), $(node -e 'console.log(require(process.argv[1]).workspaces.length)' "$dir/manifest.json") workspaces, last migration ${migration:-none})"
+note "backup set complete: $dir ($(du -sh "$dir" | cut -f1), $(node -e 'console.log(require(process.argv[1]).workspaces.length)' "$dir/manifest.json") workspace(s), last migration ${migration:-none})"
 echo "$dir"
 if [ "$count_missing" -gt 0 ]; then
   note "$count_missing storage item(s) the database names were not saved: see \"missing\" in manifest.json"

@@ -12,8 +12,10 @@
 # a second instance next to the first). Steps:
 #
 #   1. checks manifest.json and every part's sha256 (SHA256SUMS);
-#   2. refuses a target database that has tables, target volumes or images that exist, a different
-#      master key already in place, or existing git data, unless --force (which replaces them);
+#   2. refuses a target database that has tables, target volumes or images that exist (or are in
+#      use by a sandbox container), a different master key file, or existing git data, unless
+#      --force (which replaces them, removing the containers that use them); and always refuses
+#      when H_MASTER_KEY is set to another key than the set's;
 #   3. creates the database if missing and pg_restores the dump (no owners or grants from the source);
 #   4. restores the workspaces' Docker volumes (with their labels) and disk images, the master key
 #      file (H_DATA_DIR/master.key, mode 0600; with H_MASTER_KEY set it must equal the set's) and
@@ -62,7 +64,7 @@ node -e '
   for (const p of m.parts) if (!sums.includes(`${p.sha256}  ${p.file}`)) { console.error(`${p.file} is not in SHA256SUMS with the manifest'"'"'s checksum`); process.exit(1); }
 ' "$set_dir/manifest.json" "$set_dir/SHA256SUMS" || fail "manifest.json and SHA256SUMS disagree"
 old_prefix="$(manifest 'm.sandboxNamePrefix')"
-note "set of $(manifest 'm.createdAt') (H $(manifest 'm.h.version'), $(manifest 'm.h.gitRev' | cut -c1-12), last migration $(manifest 'm.database.lastMigration'), $(manifest 'm.workspaces.length') workspaces)"
+note "set of $(manifest 'm.createdAt') (H $(manifest 'm.h.version'), $(manifest 'm.h.gitRev' | cut -c1-12), last migration $(manifest 'm.database.lastMigration'), $(manifest 'm.workspaces.length') workspace(s))"
 [ "$(manifest 'm.missing.length')" = 0 ] || note "the set lacks storage of $(manifest 'm.missing.length') item(s) (see \"missing\" in manifest.json): those workspaces come back without files"
 
 # The name a volume of the set gets here: the set's prefix replaced by the target's.
@@ -93,14 +95,14 @@ done <<<"$volumes"
 while IFS=$'\t' read -r _ vol _; do
   [ -n "$vol" ] || continue
   target="$disk_dir/$(renamed "$vol")"
-  if mountpoint -q "$disk_dir/mnt/$(renamed "$vol")"; then fail "disk image $target.img is mounted (a sandbox uses it): stop H first"; fi
-  if [ -e "$target.img" ]; then refusals+=("disk image $target.img exists"); fi
+  if mountpoint -q "$disk_dir/mnt/$(renamed "$vol")"; then refusals+=("disk image $target.img is mounted: its sandbox container runs")
+  elif [ -e "$target.img" ]; then refusals+=("disk image $target.img exists"); fi
 done <<<"$images"
 key_file="$data_dir/master.key"
 if [ -f "$set_dir/master.key" ]; then
   set_key="$(tr -d '[:space:]' <"$set_dir/master.key")"
   if [ -n "${H_MASTER_KEY:-}" ] && [ "$H_MASTER_KEY" != "$set_key" ]; then
-    refusals+=("H_MASTER_KEY differs from the set's master key (the restored secrets would not decrypt; set H_MASTER_KEY to the set's master.key)")
+    fail "H_MASTER_KEY differs from the set's master key: the restored secrets would not decrypt (set H_MASTER_KEY to the content of $set_dir/master.key)"
   elif [ -f "$key_file" ] && [ "$(tr -d '[:space:]' <"$key_file")" != "$set_key" ]; then
     refusals+=("$key_file holds a different master key")
   fi
@@ -148,6 +150,12 @@ while IFS=$'\t' read -r file vol ws; do
   [ -n "$vol" ] || continue
   target="$(renamed "$vol")"
   note "workspace $ws: disk image $disk_dir/$target.img"
+  mnt="$disk_dir/mnt/$target"
+  if mountpoint -q "$mnt"; then
+    # --force: the workspace's container goes (it is re-created on first use), then the mount.
+    docker ps -aq --filter "label=h.ns=$new_prefix" --filter "label=h.workspace=$ws" | xargs -r docker rm -f >/dev/null
+    umount "$mnt" 2>/dev/null || umount -l "$mnt" || fail "could not unmount $mnt"
+  fi
   mkdir -p "$disk_dir" && chmod 700 "$disk_dir"
   tmp="$(mktemp -d "$disk_dir/.restore-XXXXXX")"
   tar --sparse -C "$tmp" -xzf "$set_dir/$file" || { rm -rf "$tmp"; fail "could not unpack $file"; }
