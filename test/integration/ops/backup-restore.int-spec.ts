@@ -28,8 +28,13 @@ const image = () => process.env.H_SANDBOX_IMAGE ?? 'h-sandbox:latest';
 const volumeListing = (volume: string) =>
   execFileSync('docker', ['run', '--rm', '--network', 'none', '--user', '0:0', '--entrypoint', 'sh', '-v', `${volume}:/v:ro`, image(), '-c', 'cd /v && find . -type f -exec stat -c "%n %s" {} + | sort']).toString();
 
-describe('backup and restore', () => {
-  const ctx = useScriptedRunStack([writeNote]);
+// With a disk budget the files are an ext4 image (SANDBOX_DISK_DIR); without, a Docker volume.
+describe.each([
+  { storage: 'a disk image', env: {}, kinds: ['image', 'volume'] },
+  { storage: 'a Docker volume', env: { SANDBOX_DISK_MB: '0' }, kinds: ['volume', 'volume'] },
+])('backup and restore of workspace files in $storage', ({ env, kinds }) => {
+  const budget = kinds[0] === 'image';
+  const ctx = useScriptedRunStack([writeNote], env);
   const tag = randomUUID().slice(0, 8);
   const restoredDb = `h_test_restored_${tag}`;
   const restoredPrefix = `h-test-rs-${tag}-`;
@@ -40,6 +45,7 @@ describe('backup and restore', () => {
     await restored?.close();
     await removeSandboxes(restoredPrefix);
     await dropDatabase(restoredDb);
+    await dropDatabase(`${restoredDb}_x`);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -75,7 +81,7 @@ describe('backup and restore', () => {
     const manifest = JSON.parse(readFileSync(join(setDir, 'manifest.json'), 'utf8'));
     expect(manifest.workspaces).toContain(ws.id);
     expect(manifest.missing).toEqual([]);
-    expect(manifest.parts.filter((p: any) => p.workspaceId === ws.id).map((p: any) => p.kind).sort()).toEqual(['image', 'volume']);
+    expect(manifest.parts.filter((p: any) => p.workspaceId === ws.id).map((p: any) => p.kind).sort()).toEqual(kinds);
     // The set holds secrets: only its owner may read it.
     expect(statSync(setDir).mode & 0o777).toBe(0o700);
     for (const file of ['db.dump', 'master.key', 'manifest.json']) expect(statSync(join(setDir, file)).mode & 0o777).toBe(0o600);
@@ -90,7 +96,15 @@ describe('backup and restore', () => {
     const restore = await runScript('bash', restoreArgs, restoreEnv);
     expect({ code: restore.code, stderr: restore.stderr }).toMatchObject({ code: 0 });
     expect(statSync(join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
-    expect(existsSync(join(TEST_DISK_DIR, restoredPrefix, `${restoredPrefix}vol-${ws.id}.img`))).toBe(true);
+    expect(existsSync(join(TEST_DISK_DIR, restoredPrefix, `${restoredPrefix}vol-${ws.id}.img`))).toBe(budget);
+    // A damaged set, or a target whose H_MASTER_KEY is another key, is refused before anything is written.
+    const damaged = join(dir, 'damaged');
+    execFileSync('cp', ['-a', setDir, damaged]);
+    execFileSync('sh', ['-c', `printf x | dd of=${damaged}/db.dump bs=1 seek=100 conv=notrunc status=none`]);
+    const refusedDamaged = await runScript('bash', ['scripts/restore.sh', damaged, '--database-url', databaseUrl(`${restoredDb}_x`)], restoreEnv);
+    expect({ code: refusedDamaged.code, checksum: refusedDamaged.stderr.includes('checksum mismatch') }).toEqual({ code: 1, checksum: true });
+    const otherKey = await runScript('bash', restoreArgs, { ...restoreEnv, H_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
+    expect({ code: otherKey.code, key: otherKey.stderr.includes('H_MASTER_KEY differs') }).toEqual({ code: 1, key: true });
     // Restoring again onto the now non-empty database is refused.
     const again = await runScript('bash', restoreArgs, restoreEnv);
     expect(again.code).toBe(1);
@@ -110,7 +124,7 @@ describe('backup and restore', () => {
 
     // The restored instance serves it all: the same login, the session's log, the file from the
     // restored disk image (its container is created on the restored volumes under the new prefix).
-    const restoredEnv = { DATABASE_URL: target, SANDBOX_NAME_PREFIX: restoredPrefix, H_DATA_DIR: dataDir, H_MASTER_KEY: readFileSync(join(dataDir, 'master.key'), 'utf8').trim() };
+    const restoredEnv = { ...env, DATABASE_URL: target, SANDBOX_NAME_PREFIX: restoredPrefix, H_DATA_DIR: dataDir, H_MASTER_KEY: readFileSync(join(dataDir, 'master.key'), 'utf8').trim() };
     restored = await startStack({ worker: true, env: restoredEnv });
     const user = new HttpClient(restored.url);
     expect((await user.post('/api/v1/auth/login', { email, password: TEST_PASSWORD })).status).toBe(200);
@@ -130,7 +144,7 @@ describe('backup and restore', () => {
     restored = undefined;
     const forced = await runScript('bash', [...restoreArgs, '--force'], restoreEnv);
     expect({ code: forced.code, stderr: forced.stderr }).toMatchObject({ code: 0 });
-    expect(forced.stderr).toContain('is mounted: its sandbox container runs');
+    expect(forced.stderr).toContain(budget ? 'is mounted: its sandbox container runs' : `Docker volume ${restoredPrefix}vol-${ws.id} exists`);
     expect(await query(target, 'SELECT id FROM "AgentSession" WHERE id = $1', [extra])).toEqual([]);
     restored = await startStack({ worker: true, env: restoredEnv });
     const back = new HttpClient(restored.url);
