@@ -29,7 +29,7 @@ const volumeListing = (volume: string) =>
   execFileSync('docker', ['run', '--rm', '--network', 'none', '--user', '0:0', '--entrypoint', 'sh', '-v', `${volume}:/v:ro`, image(), '-c', 'cd /v && find . -type f -exec stat -c "%n %s" {} + | sort']).toString();
 
 // With a disk budget the files are an ext4 image (SANDBOX_DISK_DIR); without, a Docker volume.
-describe.each([
+describe.each<{ storage: string; env: Record<string, string>; kinds: string[] }>([
   { storage: 'a disk image', env: {}, kinds: ['image', 'volume'] },
   { storage: 'a Docker volume', env: { SANDBOX_DISK_MB: '0' }, kinds: ['volume', 'volume'] },
 ])('backup and restore of workspace files in $storage', ({ env, kinds }) => {
