@@ -128,6 +128,8 @@ fi
 
 chmod 600 "$dir"/*
 git_rev="$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)"
+# Like git describe --dirty: the checkout had uncommitted changes (its code is not exactly that commit).
+if [ "$git_rev" != unknown ] && [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ]; then git_rev="$git_rev-dirty"; fi
 (cd "$dir" && cut -f1 "$parts" | xargs sha256sum >SHA256SUMS)
 node -e '
   const fs = require("fs");

@@ -4,7 +4,7 @@
 // volume's checkpoint is there, and the team's provider key decrypts with the restored key file.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppConfig, parseEnv } from '@h/config';
@@ -75,6 +75,9 @@ describe.each<{ storage: string; env: Record<string, string>; kinds: string[] }>
       SANDBOX_DISK_DIR: TEST_DISK_DIR,
       SANDBOX_IMAGE: image(),
     };
+    // Host-side git state (libs/git-remote's mirrors and known hosts) goes with the set.
+    mkdirSync(join(source.H_DATA_DIR, 'git', 'workspaces', ws.id), { recursive: true });
+    writeFileSync(join(source.H_DATA_DIR, 'git', 'workspaces', ws.id, 'known_hosts'), 'git.example.test ssh-ed25519 AAAA\n');
     const backup = await runScript('bash', ['scripts/backup.sh', setDir], source);
     expect({ code: backup.code, stderr: backup.stderr }).toMatchObject({ code: 0 });
     expect(backup.stdout.trim().split('\n').at(-1)).toBe(setDir);
@@ -96,6 +99,7 @@ describe.each<{ storage: string; env: Record<string, string>; kinds: string[] }>
     const restore = await runScript('bash', restoreArgs, restoreEnv);
     expect({ code: restore.code, stderr: restore.stderr }).toMatchObject({ code: 0 });
     expect(statSync(join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dataDir, 'git', 'workspaces', ws.id, 'known_hosts'), 'utf8')).toBe('git.example.test ssh-ed25519 AAAA\n');
     expect(existsSync(join(TEST_DISK_DIR, restoredPrefix, `${restoredPrefix}vol-${ws.id}.img`))).toBe(budget);
     // A damaged set, or a target whose H_MASTER_KEY is another key, is refused before anything is written.
     const damaged = join(dir, 'damaged');
@@ -150,5 +154,39 @@ describe.each<{ storage: string; env: Record<string, string>; kinds: string[] }>
     const back = new HttpClient(restored.url);
     expect((await back.post('/api/v1/auth/login', { email, password: TEST_PASSWORD })).status).toBe(200);
     expect((await back.get(`/api/v1/workspaces/${ws.id}/files/text?path=${encodeURIComponent('notes/backup.md')}`)).body.content).toBe(NOTE);
+  });
+});
+
+describe('a backup whose database names storage that is gone', () => {
+  const name = `h_test_missing_${randomUUID().slice(0, 8)}`;
+  const dir = mkdtempSync(join(tmpdir(), 'h-backup-missing-'));
+  afterAll(async () => {
+    await dropDatabase(name);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('should write the set, list what is missing in the manifest and exit 3', async () => {
+    const url = databaseUrl(name);
+    expect((await runScript('node', ['scripts/migrate.mjs'], { DATABASE_URL: url })).code).toBe(0);
+    const [user, team, ws] = [randomUUID(), randomUUID(), randomUUID()];
+    const prefix = `h-test-gone-${randomUUID().slice(0, 8)}-`;
+    await query(url, `INSERT INTO "User" (id, email, name, "passwordHash", "updatedAt") VALUES ($1, 'gone@example.test', 'G', 'x', now())`, [user]);
+    await query(url, `INSERT INTO "Team" (id, name, slug, "updatedAt") VALUES ($1, 'T', $2, now())`, [team, `t-${team}`]);
+    await query(url, `INSERT INTO "Workspace" (id, "teamId", "createdById", name, "updatedAt") VALUES ($1, $2, $3, 'w', now())`, [ws, team, user]);
+    await query(
+      url,
+      `INSERT INTO "Sandbox" (id, "workspaceId", driver, "volumeName", image, status, record, "updatedAt") VALUES ($1, $2, 'docker', $3, 'img', 'stopped', $4, now())`,
+      [randomUUID(), ws, `${prefix}vol-${ws}`, JSON.stringify({ driver: 'docker', workspaceId: ws, teamId: team, name: `${prefix}ws-${ws}`, volume: `${prefix}vol-${ws}`, network: 'none', createdAt: new Date().toISOString() })],
+    );
+    const setDir = join(dir, 'set');
+    const backup = await runScript('bash', ['scripts/backup.sh', setDir], { DATABASE_URL: url, H_DATA_DIR: join(dir, 'data'), SANDBOX_NAME_PREFIX: prefix, SANDBOX_IMAGE: image() });
+    expect(backup.code).toBe(3);
+    expect(backup.stdout.trim()).toBe(setDir);
+    const manifest = JSON.parse(readFileSync(join(setDir, 'manifest.json'), 'utf8'));
+    expect(manifest.missing).toEqual([
+      { workspaceId: ws, what: `volume ${prefix}vol-${ws}` },
+      { workspaceId: ws, what: `volume ${prefix}vol-${ws}-state` },
+    ]);
+    expect(manifest.parts.map((p: any) => p.file)).toEqual(['db.dump']);
   });
 });
