@@ -17,7 +17,7 @@
 # Nothing is stopped. The database is dumped first, then the files: a run in flight may have written
 # files after the dump's snapshot or be in the middle of a write to a Docker volume; a budgeted
 # workspace's writes wait while its image is copied. For a set where both agree, stop H first
-# (bash scripts/stop.sh, or docker compose stop api worker). Settings come from .env and the
+# (bash scripts/stop.sh). Settings come from .env and the
 # environment, as for scripts/start.sh. Progress goes to stderr; the set's path is the last line on
 # stdout. Exit status: 0 complete; 1 failed (a partial set is left, named *.incomplete); 3 written,
 # but storage the database names was missing or not supported (the manifest lists it under `missing`).
@@ -26,10 +26,11 @@ note() { printf '[h backup] %s\n' "$*" >&2; }
 fail() { printf '[h backup] %s\n' "$*" >&2; exit 1; }
 
 load_env
-cd "$ROOT"
 [ "$#" -le 1 ] || fail "usage: scripts/backup.sh [dir]"
-case "${1:-}" in -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 0 ;; esac
-dir="${1:-var/backups/h-$(date -u +%Y%m%dT%H%M%SZ)}"
+case "${1:-}" in -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}" >&2; exit 0 ;; esac
+# A directory given is relative to where the command runs; the default and H's own paths to $ROOT.
+dir="$(realpath -m "${1:-$ROOT/var/backups/h-$(date -u +%Y%m%dT%H%M%SZ)}")"
+cd "$ROOT"
 [ ! -e "$dir" ] || [ -z "$(ls -A "$dir" 2>/dev/null)" ] || fail "$dir exists and is not empty: a backup never overwrites one (choose a new directory)"
 ensure_pg_client
 umask 077

@@ -4,7 +4,8 @@
 #   bash scripts/restore.sh <dir> [--database-url URL] [--volume-prefix P] [--data-dir D]
 #                                 [--disk-dir D] [--force]
 #
-# Stop H first (bash scripts/stop.sh, or docker compose stop api worker): restore writes under it.
+# Stop H first (bash scripts/stop.sh): restore writes under it. Docker Compose is not covered yet
+# (docs/operations.md).
 # Targets default to this install's settings (.env and the environment, as for scripts/start.sh):
 # DATABASE_URL, SANDBOX_NAME_PREFIX, H_DATA_DIR, SANDBOX_DISK_DIR. With another --volume-prefix
 # than the set's, every volume and disk image is restored under the new prefix and the database's
@@ -30,16 +31,19 @@ note() { printf '[h restore] %s\n' "$*" >&2; }
 fail() { printf '[h restore] %s\n' "$*" >&2; exit 1; }
 
 load_env
-cd "$ROOT"
-set_dir="" force="" db_url="$DATABASE_URL" new_prefix="$SANDBOX_NAME_PREFIX" data_dir="$H_DATA_DIR" disk_root="${SANDBOX_DISK_DIR:-}"
+# H's own paths (H_DATA_DIR, SANDBOX_DISK_DIR) are relative to $ROOT, where its processes start;
+# the ones given here to where the command runs.
+data_dir="$(cd "$ROOT" && realpath -m "$H_DATA_DIR")" disk_root=""
+[ -z "${SANDBOX_DISK_DIR:-}" ] || disk_root="$(cd "$ROOT" && realpath -m "$SANDBOX_DISK_DIR")"
+set_dir="" force="" db_url="$DATABASE_URL" new_prefix="$SANDBOX_NAME_PREFIX"
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --database-url) db_url="${2:?--database-url needs a URL}"; shift 2 ;;
     --volume-prefix) new_prefix="${2:?--volume-prefix needs a prefix}"; shift 2 ;;
-    --data-dir) data_dir="${2:?--data-dir needs a directory}"; shift 2 ;;
-    --disk-dir) disk_root="${2:?--disk-dir needs a directory}"; shift 2 ;;
+    --data-dir) data_dir="$(realpath -m "${2:?--data-dir needs a directory}")"; shift 2 ;;
+    --disk-dir) disk_root="$(realpath -m "${2:?--disk-dir needs a directory}")"; shift 2 ;;
     --force) force=1; shift ;;
-    -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}" >&2; exit 0 ;;
     -*) fail "unknown option $1 (see --help)" ;;
     *) [ -z "$set_dir" ] || fail "one backup directory only"; set_dir="$1"; shift ;;
   esac
@@ -48,8 +52,8 @@ done
 [[ "$new_prefix" =~ ^[a-z0-9][a-z0-9_.-]*$ ]] || fail "--volume-prefix must match [a-z0-9][a-z0-9_.-]* (like SANDBOX_NAME_PREFIX)"
 [ -f "$set_dir/manifest.json" ] || fail "$set_dir has no manifest.json: not a backup set (or an incomplete one)"
 set_dir="$(cd "$set_dir" && pwd)"
-data_dir="$(realpath -m "$data_dir")"
-disk_dir="$(realpath -m "${disk_root:-$data_dir/sandbox-disks}")/$new_prefix"
+cd "$ROOT"
+disk_dir="${disk_root:-$data_dir/sandbox-disks}/$new_prefix"
 pgurl="$(pg_tool_url "$db_url")"
 ensure_pg_client
 manifest() { node -e "const m = require(process.argv[1]); const v = ($1); console.log(typeof v === 'string' ? v : JSON.stringify(v))" "$set_dir/manifest.json"; }
