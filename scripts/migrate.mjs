@@ -65,10 +65,24 @@ async function pending(db) {
   return { missing: local.filter((n) => !applied.has(n)), failed };
 }
 
+/** A connection to the database, created first when it does not exist (3D000). */
+async function connect() {
+  const open = async () => {
+    const db = new Client({ connectionString: pgUrl(url), application_name: 'h-migrate' });
+    await db.connect();
+    return db;
+  };
+  try {
+    return await open();
+  } catch (e) {
+    if (e.code !== '3D000') throw e;
+    await ensureDatabase();
+    return open();
+  }
+}
+
 async function main() {
-  await ensureDatabase();
-  const db = new Client({ connectionString: pgUrl(url), application_name: 'h-migrate' });
-  await db.connect();
+  const db = await connect();
   try {
     // lock_timeout bounds the wait for the advisory lock (55P03 when it passes).
     await db.query(`SET lock_timeout = ${Math.max(1, Math.round(timeoutS)) * 1000}`);
