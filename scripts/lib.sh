@@ -96,9 +96,34 @@ ensure_database() {
   ' "$url")
 }
 
+# prisma migrate deploy under H's migration lock (scripts/migrate.mjs): one process at a time.
 migrate() {
   say "applying database migrations"
-  (cd "$ROOT" && DATABASE_URL="$1" node prisma/engine/prisma-cli.mjs migrate deploy >/dev/null)
+  (cd "$ROOT" && DATABASE_URL="$1" node scripts/migrate.mjs)
+}
+
+# The settings start.sh runs with: .env (when present) over the environment, then the defaults
+# start.sh and the env schema use. backup.sh and restore.sh read their config the same way.
+load_env() {
+  if [ -f "$ROOT/.env" ]; then set -a; source "$ROOT/.env"; set +a; fi
+  export DATABASE_URL="${DATABASE_URL:-postgresql://root@127.0.0.1:5432/h}"
+  export H_DATA_DIR="${H_DATA_DIR:-./var/data}"
+  export SANDBOX_NAME_PREFIX="${SANDBOX_NAME_PREFIX:-h-}"
+}
+
+# A Prisma DATABASE_URL without the query parameters only Prisma knows (libpq refuses them).
+pg_tool_url() {
+  node -e '
+    const u = new URL(process.argv[1]);
+    for (const p of ["schema", "connection_limit", "pool_timeout", "pgbouncer", "socket_timeout", "statement_cache_size"]) u.searchParams.delete(p);
+    console.log(u.toString());
+  ' "$1"
+}
+
+# PostgreSQL's client tools (pg_dump, pg_restore, psql) for backup.sh and restore.sh.
+ensure_pg_client() {
+  command -v pg_dump >/dev/null && command -v pg_restore >/dev/null && command -v psql >/dev/null && return
+  apt_install postgresql-client
 }
 
 build_all() {

@@ -35,7 +35,11 @@ describe('docker-compose.yml', () => {
     expect(compose.services.api.image).toBe(compose.services.worker.image);
     expect(compose.services.api.command).toEqual(['api']);
     expect(compose.services.worker.command).toEqual(['worker']);
-    expect(readFileSync(join(root, 'infra/server/entrypoint.sh'), 'utf8')).toMatch(/api\)[\s\S]*migrate deploy/);
+    // Both roles migrate first, through the lock (scripts/migrate.mjs), which the image must carry.
+    const entrypoint = readFileSync(join(root, 'infra/server/entrypoint.sh'), 'utf8');
+    expect(entrypoint).toMatch(/ api\)\s+node scripts\/migrate\.mjs\s/);
+    expect(entrypoint).toMatch(/ worker\)\s+node scripts\/migrate\.mjs\s/);
+    expect(readFileSync(join(root, 'infra/server/Dockerfile'), 'utf8')).toMatch(/COPY .*scripts\/migrate\.mjs/);
   });
 
   it('should start the api only when postgres and redis are healthy', () => {
