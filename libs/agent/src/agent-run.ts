@@ -21,6 +21,7 @@ import { buildGuidance, buildSystemPrompt, ItrSelector } from './prompt/itr';
 import { spillIfOversize } from './spill';
 import type { AgentRunOptions, AgentRunResult, AgentRunStatus } from './agent-run.types';
 import { UsageMeter } from './usage-meter';
+import { metrics, withSpan } from '@h/telemetry';
 import { WorkspaceContextTracker } from './workspace-context/workspace-context';
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -340,8 +341,15 @@ class AgentRun {
         data: { toolCallId: call.id, name: call.name, arguments: args, category: tool?.category ?? null, ...(edited ? { editedByUser: true } : {}) },
       });
       const t = performance.now();
-      const result = await this.tools.run(call.name, args, this.toolContext(call.id));
+      // The call's span is the parent of the sandbox RPCs it makes (libs/sandbox SandboxClient).
+      const result = await withSpan(`tool ${call.name}`, { 'h.tool': call.name, 'h.tool_call_id': call.id }, async (span) => {
+        const r = await this.tools.run(call.name, args, this.toolContext(call.id));
+        if (r.isError) span.setAttribute('h.tool_error', true);
+        return r;
+      });
       const ms = performance.now() - t;
+      metrics.toolCalls.inc({ tool: call.name, outcome: result.isError ? 'error' : 'ok' });
+      metrics.toolCallDuration.observe({ tool: call.name }, ms / 1000);
       toolMs += ms;
       await this.endTool(call, result, ms);
       await this.recordChanges(call, result);

@@ -42,6 +42,7 @@ import { RunMemory } from './run-memory';
 import { McpNotices, noMcp, openRunMcp, runTools } from './run-mcp';
 import { describeScreenshot } from './browser-vision';
 import { runShape, workspaceContextOptions } from './run-shape';
+import { instrumentedProvider, recordRunEnd, recordUsageMetrics } from './run-telemetry';
 import { RunTimings } from './run-timings';
 import { StepModeRun } from './step-mode-run';
 import { SessionOutputStore } from './session-output.store';
@@ -208,7 +209,7 @@ export class AgentRunJob {
     // Events are written in batches, one statement each, persisted (durably) before every call
     // that changes something and at the end (see RunEventWriter); a failed write stops the engine.
     const writer = new RunEventWriter(
-      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings),
+      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings, session.model),
       () => controller.abort(),
     );
     // The workspace's external MCP servers for this segment (run-mcp.ts); none is fatal. A
@@ -223,7 +224,7 @@ export class AgentRunJob {
     const written = new Set<string>();
     const visionModel = this.config.env.BROWSER_VISION_MODEL;
     const options: AgentRunOptions = {
-      provider: writer.provider(timings.provider(provider)),
+      provider: writer.provider(timings.provider(instrumentedProvider(provider))),
       // A sub-agent has exactly its profile's tools; other runs add the workspace's MCP servers'.
       tools: runTools(shape.tools, mcp),
       profilePrompt: shape.profilePrompt,
@@ -316,7 +317,7 @@ export class AgentRunJob {
   ): Promise<void> {
     this.sessionSeqs.set(run.sessionId, Math.max(this.sessionSeqs.get(run.sessionId) ?? 0, stored.at(-1)?.seq ?? 0));
     const writer = new RunEventWriter(
-      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings),
+      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings, session.model),
       () => controller.abort(),
     );
     const result = await this.claudeCode.execute({
@@ -455,6 +456,7 @@ export class AgentRunJob {
     finalEvent?: { type: string; data: unknown },
   ): Promise<void> {
     const appended = await this.runs.finish(run.id, leaseId, { status, error }, finalEvent ? { sessionId: run.sessionId, ...finalEvent } : undefined);
+    recordRunEnd(run, status);
     await this.bus.publishEvents(appended);
     // A sub-agent's end may be its parent's last: the parent then goes back in line.
     await this.delegation.childEnded(run);
@@ -494,7 +496,7 @@ export class AgentRunJob {
    * usage of its model requests added to the totals and the derived state (todos, summary) merged;
    * the writer publishes it after (in order).
    */
-  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], durable: boolean, timings: RunTimings): Promise<() => Promise<void>> {
+  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], durable: boolean, timings: RunTimings, model: string): Promise<() => Promise<void>> {
     let usage: UsageTotals | undefined;
     const state: Record<string, unknown> = {};
     for (const event of batch) {
@@ -514,6 +516,8 @@ export class AgentRunJob {
       }),
     );
     this.noteSeq(run.sessionId, appended.at(-1)?.seq ?? 0);
+    // Counted once the usage is stored, as the run's totals are.
+    recordUsageMetrics(run.teamId, model, batch);
     return () => timings.time('publish', () => this.bus.publishEvents(appended));
   }
 

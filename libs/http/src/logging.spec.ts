@@ -1,0 +1,42 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { AppConfig, parseEnv } from '@h/config';
+import { withLogContext } from '@h/telemetry';
+import { loggerOptions } from './logging';
+
+function capture(): { logger: pino.Logger; lines: () => Record<string, unknown>[] } {
+  const out: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      out.push(chunk.toString());
+      done();
+    },
+  });
+  const config = new AppConfig(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info' }));
+  return { logger: pino(loggerOptions(config, { service: 'worker' }), sink), lines: () => out.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+}
+
+describe('loggerOptions mixin', () => {
+  it('should put the run id on every line written inside a run context, however deep the await chain', async () => {
+    const { logger, lines } = capture();
+    await withLogContext({ runId: 'run-1', jobId: '42' }, async () => {
+      logger.info('claimed');
+      await new Promise((r) => setImmediate(r));
+      logger.child({ component: 'tools' }).warn('tool failed');
+    });
+    expect(lines()).toEqual([
+      expect.objectContaining({ msg: 'claimed', runId: 'run-1', jobId: '42' }),
+      expect.objectContaining({ msg: 'tool failed', runId: 'run-1', jobId: '42', component: 'tools' }),
+    ]);
+  });
+
+  it('should keep the outer request id in a nested run context and add nothing outside any context', async () => {
+    const { logger, lines } = capture();
+    withLogContext({ requestId: 'req-7' }, () => withLogContext({ runId: 'run-2' }, () => logger.info('enqueued')));
+    logger.info('idle');
+    const [inside, outside] = lines();
+    expect(inside).toMatchObject({ requestId: 'req-7', runId: 'run-2' });
+    expect(outside).not.toHaveProperty('runId');
+    expect(outside).not.toHaveProperty('requestId');
+  });
+});

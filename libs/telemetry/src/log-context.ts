@@ -1,0 +1,37 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { trace } from '@opentelemetry/api';
+
+/** What every log line written inside a request or a job carries. */
+export interface LogContext {
+  requestId?: string;
+  runId?: string;
+  jobId?: string;
+  job?: string;
+}
+
+const storage = new AsyncLocalStorage<LogContext>();
+
+/**
+ * Runs `fn` with `fields` added to the current context (an inner run keeps the outer's fields it
+ * does not override): a run started by a request logs both ids.
+ */
+export function withLogContext<T>(fields: LogContext, fn: () => T): T {
+  return storage.run({ ...storage.getStore(), ...fields }, fn);
+}
+
+export function currentLogContext(): LogContext | undefined {
+  return storage.getStore();
+}
+
+/**
+ * pino's `mixin`: the async context's ids, and the active span's trace id when tracing is on, on
+ * every line; nobody passes them by hand.
+ */
+export function logContextMixin(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const store = storage.getStore();
+  if (store) for (const [k, v] of Object.entries(store)) if (v !== undefined) out[k] = v;
+  const span = trace.getActiveSpan()?.spanContext();
+  if (span && span.traceFlags & 1) out.traceId = span.traceId;
+  return out;
+}
