@@ -42,7 +42,7 @@ import { RunMemory } from './run-memory';
 import { McpNotices, noMcp, openRunMcp, runTools } from './run-mcp';
 import { describeScreenshot } from './browser-vision';
 import { runShape, workspaceContextOptions } from './run-shape';
-import { instrumentedProvider, recordRunEnd, recordUsageMetrics } from './run-telemetry';
+import { instrumentedProvider, recordBatchMetrics, recordRunEnd } from './run-telemetry';
 import { RunTimings } from './run-timings';
 import { StepModeRun } from './step-mode-run';
 import { SessionOutputStore } from './session-output.store';
@@ -516,8 +516,8 @@ export class AgentRunJob {
       }),
     );
     this.noteSeq(run.sessionId, appended.at(-1)?.seq ?? 0);
-    // Counted once the usage is stored, as the run's totals are.
-    recordUsageMetrics(run.teamId, model, batch);
+    // Counted once stored, as the run's usage totals are.
+    recordBatchMetrics(run.teamId, model, batch);
     return () => timings.time('publish', () => this.bus.publishEvents(appended));
   }
 

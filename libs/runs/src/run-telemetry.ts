@@ -34,9 +34,17 @@ export function instrumentedProvider(provider: ModelProvider): ModelProvider {
   };
 }
 
-/** Tokens and cost of a batch's usage events (one per model request), per team and model. */
-export function recordUsageMetrics(teamId: string, model: string, batch: readonly AgentEvent[]): void {
+/**
+ * What a batch of the engine's events says: tokens and cost of its usage events (one per model
+ * request) per team and model, and its finished tool calls (tool.end) by tool and outcome.
+ */
+export function recordBatchMetrics(teamId: string, model: string, batch: readonly AgentEvent[]): void {
   for (const event of batch) {
+    if (event.type === 'tool.end') {
+      metrics.toolCalls.inc({ tool: event.data.name, outcome: event.data.isError ? 'error' : 'ok' });
+      metrics.toolCallDuration.observe({ tool: event.data.name }, event.data.durationMs / 1000);
+      continue;
+    }
     if (event.type !== 'usage') continue;
     const r = event.data.request;
     const add = (kind: string, n: number | undefined) => n && metrics.modelTokens.inc({ team: teamId, model, kind }, n);
