@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, HttpStatus, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppConfig } from '@h/config';
 import { AppException, ErrorResponseDto } from '@h/http';
@@ -15,9 +15,16 @@ export class MetricsController {
   // session/API-token guard stays out of it. The worker's own endpoint checks the same token.
   @Public()
   @Get('metrics')
-  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'Prometheus metrics of this api process',
+    description:
+      'For Prometheus, not people: no user session or API token counts here, only the metrics token, sent as `Authorization: Bearer <METRICS_TOKEN>`. Without METRICS_TOKEN configured the route answers 404. The worker serves its own metrics at GET /metrics on WORKER_HEALTH_HOST:WORKER_HEALTH_PORT.',
+  })
   @ApiProduces('text/plain')
-  @ApiOkResponse({ description: "Prometheus text format: the api's metrics (see README, Metrics)" })
+  @ApiOkResponse({
+    description: "Prometheus text format: the api's metrics (README, Metrics and traces)",
+    content: { 'text/plain': { schema: { type: 'string' }, example: 'h_sse_connections 0\nh_queue_jobs{queue="agent",state="waiting"} 0\n' } },
+  })
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'UNAUTHENTICATED: no or a wrong `Authorization: Bearer <METRICS_TOKEN>`' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'NOT_FOUND: METRICS_TOKEN is not set, so metrics are off' })
   async getMetrics(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response): Promise<string> {

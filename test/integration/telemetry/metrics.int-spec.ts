@@ -116,7 +116,8 @@ describe('Prometheus metrics of the api and the worker (scripted run, real sandb
 describe('metrics endpoint with no METRICS_TOKEN', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startStack();
+    // Test stacks have a token by default; empty means unset, as in an env file.
+    stack = await startStack({ env: { METRICS_TOKEN: '' } });
   });
   afterAll(async () => {
     await stack?.close();
