@@ -2,6 +2,7 @@ import { builtinScenarioDir, loadScenarioFile, startScriptedModelServer } from '
 import { join } from 'node:path';
 import { startStack, type TestStack } from '../../support/api-harness';
 import { freePort } from '../../support/free-port';
+import { connectSocket } from '../../support/socket-client';
 import { createRunWorld, seedWorkspace, startIsolatedStack, waitForRunStatus, type ScriptedServer } from '../../support/run-fixtures';
 import { waitFor } from '../../support/wait-for';
 import { parsePrometheus, scrape, total, type Sample } from './prometheus-text';
@@ -95,6 +96,15 @@ describe('Prometheus metrics of the api and the worker (scripted run, real sandb
     expect(apiAfter.some((s) => s.name === 'nodejs_eventloop_lag_p99_seconds')).toBe(true);
     // No raw ids in route labels: templates only.
     expect(apiAfter.filter((s) => s.name === 'h_http_request_duration_seconds_count').every((s) => !/[0-9a-f]{8}-[0-9a-f]{4}/.test(s.labels.route))).toBe(true);
+  });
+
+  it('should count an open Socket.IO connection while it is open', async () => {
+    const world = await createRunWorld(stack, 'metrics-io');
+    const before = total(await apiMetrics(), 'h_socketio_connections');
+    const socket = await connectSocket(stack.url, world.client);
+    expect(total(await apiMetrics(), 'h_socketio_connections')).toBe(before + 1);
+    socket.disconnect();
+    await waitFor('the connection uncounted', async () => total(await apiMetrics(), 'h_socketio_connections') === before);
   });
 
   it('should count an open SSE stream while it is open', async () => {
