@@ -1,7 +1,8 @@
+import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { AppConfig, parseEnv } from '@h/config';
-import { withLogContext } from '@h/telemetry';
+import { detachedFromContext, withLogContext } from '@h/telemetry';
 import { loggerOptions } from './logging';
 
 function capture(): { logger: pino.Logger; lines: () => Record<string, unknown>[] } {
@@ -38,5 +39,28 @@ describe('loggerOptions mixin', () => {
     expect(inside).toMatchObject({ requestId: 'req-7', runId: 'run-2' });
     expect(outside).not.toHaveProperty('runId');
     expect(outside).not.toHaveProperty('requestId');
+  });
+
+  it("should log a lazily made resource's callbacks without the ids of the run that made it", async () => {
+    const { logger, lines } = capture();
+    let delivered: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (delivered = resolve));
+    await withLogContext({ runId: 'run-first' }, async () => {
+      // Like a Redis subscriber made by the first job: its events arrive later, from its own socket.
+      detachedFromContext(() => {
+        const source = new EventEmitter();
+        source.on('message', () => {
+          logger.info('bus message');
+          delivered();
+        });
+        setImmediate(() => source.emit('message'));
+      });
+      logger.info('subscribed');
+    });
+    await done;
+    const [subscribed, message] = lines();
+    expect(subscribed).toMatchObject({ msg: 'subscribed', runId: 'run-first' });
+    expect(message.msg).toBe('bus message');
+    expect(message).not.toHaveProperty('runId');
   });
 });

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { trace } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 
 /** What every log line written inside a request or a job carries. */
 export interface LogContext {
@@ -17,6 +17,16 @@ const storage = new AsyncLocalStorage<LogContext>();
  */
 export function withLogContext<T>(fields: LogContext, fn: () => T): T {
   return storage.run({ ...storage.getStore(), ...fields }, fn);
+}
+
+/**
+ * Runs `fn` outside any request's or job's context (no log ids, no parent span). For long-lived
+ * resources made lazily by whichever request or job comes first: a connection's event callbacks
+ * run in the context it was made in, and would otherwise log (and trace) under that first caller
+ * for the rest of the process's life.
+ */
+export function detachedFromContext<T>(fn: () => T): T {
+  return storage.exit(() => context.with(ROOT_CONTEXT, fn));
 }
 
 export function currentLogContext(): LogContext | undefined {
