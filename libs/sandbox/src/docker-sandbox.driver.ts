@@ -210,7 +210,8 @@ export class DockerSandboxDriver implements SandboxDriver {
     if ((spec.network ?? 'none') !== 'none' || (spec.limits && Object.keys(spec.limits).length) || this.budgetFor(spec) !== this.diskMb) return null;
     const name = this.containerName(spec.workspaceId);
     const entry = await this.pool.claim(name);
-    metrics.warmPoolClaims.inc({ result: entry ? 'hit' : 'miss' });
+    // Only with a pool configured: with none, every start would count as a miss.
+    if (this.opts.poolSize) metrics.warmPoolClaims.inc({ result: entry ? 'hit' : 'miss' });
     if (!entry) {
       void this.pool.fill();
       return null;

@@ -19,7 +19,8 @@ describe('Prometheus metrics of the api and the worker (scripted run, real sandb
     model = await startScriptedModelServer({ scenarios: [scenario], demo: false });
     const port = await freePort();
     workerUrl = `http://127.0.0.1:${port}/metrics`;
-    stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: model.url, METRICS_TOKEN: TOKEN, WORKER_HEALTH_PORT: String(port) });
+    // A warm pool of one, so sandbox starts ask it (a hit or a miss depending on whether it has filled yet).
+    stack = await startIsolatedStack({ DEEPSEEK_BASE_URL: model.url, METRICS_TOKEN: TOKEN, WORKER_HEALTH_PORT: String(port), SANDBOX_POOL_SIZE: '1' });
   });
 
   afterAll(async () => {
@@ -84,6 +85,8 @@ describe('Prometheus metrics of the api and the worker (scripted run, real sandb
     // The run is marked completed a moment before its job returns.
     await waitFor('the job counted', async () => moved(workerBefore, await workerMetrics(), 'h_jobs_processed_total', { job: 'agent.run', outcome: 'ok' }) === 1);
     expect(total(workerAfter, 'h_sandboxes', { state: 'running' })).toBeGreaterThanOrEqual(1);
+    // The world's sandbox started with the pool configured: it asked the pool once.
+    expect(total(workerAfter, 'h_sandbox_warm_pool_claims_total')).toBeGreaterThanOrEqual(1);
     expect(workerAfter.some((s) => s.name === 'nodejs_eventloop_lag_p99_seconds')).toBe(true);
     // Run metrics are the worker's: the api's endpoint does not carry them.
     expect(apiAfter.some((s) => s.name === 'h_runs_finished_total')).toBe(false);
