@@ -5,7 +5,7 @@ import { AppConfig, parseEnv } from '@h/config';
 import { detachedFromContext, withLogContext } from '@h/telemetry';
 import { loggerOptions } from './logging';
 
-function capture(): { logger: pino.Logger; lines: () => Record<string, unknown>[] } {
+function capture(): { logger: pino.Logger; lines: () => Record<string, unknown>[]; text: () => string } {
   const out: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -14,7 +14,11 @@ function capture(): { logger: pino.Logger; lines: () => Record<string, unknown>[
     },
   });
   const config = new AppConfig(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info' }));
-  return { logger: pino(loggerOptions(config, { service: 'worker' }), sink), lines: () => out.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  return {
+    logger: pino(loggerOptions(config, { service: 'worker' }), sink),
+    lines: () => out.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)),
+    text: () => out.join(''),
+  };
 }
 
 describe('loggerOptions mixin', () => {
@@ -39,6 +43,14 @@ describe('loggerOptions mixin', () => {
     expect(inside).toMatchObject({ requestId: 'req-7', runId: 'run-2' });
     expect(outside).not.toHaveProperty('runId');
     expect(outside).not.toHaveProperty('requestId');
+  });
+
+  it('should not repeat an id the logger is already bound to', () => {
+    const { logger, lines, text } = capture();
+    withLogContext({ requestId: 'req-9', runId: 'run-9' }, () => logger.child({ requestId: 'req-9' }).info('request completed'));
+    expect(lines()[0]).toMatchObject({ requestId: 'req-9', runId: 'run-9' });
+    // JSON.parse keeps the last of two equal keys: count them in the text.
+    expect(text().match(/"requestId"/g)).toHaveLength(1);
   });
 
   it("should log a lazily made resource's callbacks without the ids of the run that made it", async () => {

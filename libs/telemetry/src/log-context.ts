@@ -35,13 +35,17 @@ export function currentLogContext(): LogContext | undefined {
 
 /**
  * pino's `mixin`: the async context's ids, and the active span's trace id when tracing is on, on
- * every line; nobody passes them by hand.
+ * every line; nobody passes them by hand. An id the logger is already bound to (pino-http binds the
+ * request id to its own lines) is left out, so no line carries a key twice.
  */
-export function logContextMixin(): Record<string, string> {
+export function logContextMixin(_merge?: object, _level?: number, logger?: { bindings(): Record<string, unknown> }): Record<string, string> {
   const out: Record<string, string> = {};
   const store = storage.getStore();
   if (store) for (const [k, v] of Object.entries(store)) if (v !== undefined) out[k] = v;
   const span = trace.getActiveSpan()?.spanContext();
   if (span && span.traceFlags & 1) out.traceId = span.traceId;
+  if (!store || !logger) return out;
+  const bound = logger.bindings();
+  for (const k of Object.keys(out)) if (k in bound) delete out[k];
   return out;
 }
