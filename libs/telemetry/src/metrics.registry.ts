@@ -65,13 +65,14 @@ export const metrics = {
     registers: WORKER,
   }),
   jobsProcessed: new Counter({ name: 'h_jobs_processed_total', help: 'Jobs a worker finished, by outcome', labelNames: ['queue', 'job', 'outcome'] as const, registers: WORKER }),
-  runsFinished: new Counter({ name: 'h_runs_finished_total', help: 'Agent runs that ended, by status (completed, failed, cancelled)', labelNames: ['status'] as const, registers: WORKER }),
+  // Both: the worker ends the runs it executes, the api the queued or waiting ones a user cancels.
+  runsFinished: new Counter({ name: 'h_runs_finished_total', help: 'Agent runs that ended, by status (completed, failed, cancelled)', labelNames: ['status'] as const, registers: BOTH }),
   runDuration: new Histogram({
     name: 'h_run_duration_seconds',
-    help: 'Agent runs from start to end (across pauses), by status',
+    help: 'Agent runs from start (or queueing, if never started) to end, across pauses, by status',
     labelNames: ['status'] as const,
     buckets: SLOW_BUCKETS,
-    registers: WORKER,
+    registers: BOTH,
   }),
   modelRequests: new Counter({
     name: 'h_model_requests_total',

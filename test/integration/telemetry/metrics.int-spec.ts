@@ -1,9 +1,9 @@
-import { builtinScenarioDir, loadScenarioFile, startScriptedModelServer } from '@h/scripted-model';
+import { builtinScenarioDir, loadScenarioFile, parseScenario, startScriptedModelServer } from '@h/scripted-model';
 import { join } from 'node:path';
 import { startStack, type TestStack } from '../../support/api-harness';
 import { freePort } from '../../support/free-port';
 import { connectSocket } from '../../support/socket-client';
-import { createRunWorld, seedWorkspace, startIsolatedStack, waitForRunStatus, type ScriptedServer } from '../../support/run-fixtures';
+import { createRunWorld, seedWorkspace, startIsolatedStack, startRun, waitForRunStatus, type ScriptedServer } from '../../support/run-fixtures';
 import { waitFor } from '../../support/wait-for';
 import { parsePrometheus, scrape, total, type Sample } from './prometheus-text';
 
@@ -16,7 +16,12 @@ describe('Prometheus metrics of the api and the worker (scripted run, real sandb
   const scenario = loadScenarioFile(join(builtinScenarioDir(), 'fix-failing-test.json'));
 
   beforeAll(async () => {
-    model = await startScriptedModelServer({ scenarios: [scenario], demo: false });
+    const waits = parseScenario({
+      name: 'metrics-wait',
+      match: { firstUserMessageContains: 'metrics: a command to approve' },
+      turns: [{ expect: { lastMessageRole: 'user' }, toolCalls: [{ name: 'run_command', arguments: { command: 'echo never' } }] }],
+    });
+    model = await startScriptedModelServer({ scenarios: [scenario, waits], demo: false });
     const port = await freePort();
     workerUrl = `http://127.0.0.1:${port}/metrics`;
     // A warm pool of one, so sandbox starts ask it (a hit or a miss depending on whether it has filled yet).
@@ -88,8 +93,8 @@ describe('Prometheus metrics of the api and the worker (scripted run, real sandb
     // The world's sandbox started with the pool configured: it asked the pool once.
     expect(total(workerAfter, 'h_sandbox_warm_pool_claims_total')).toBeGreaterThanOrEqual(1);
     expect(workerAfter.some((s) => s.name === 'nodejs_eventloop_lag_p99_seconds')).toBe(true);
-    // Run metrics are the worker's: the api's endpoint does not carry them.
-    expect(apiAfter.some((s) => s.name === 'h_runs_finished_total')).toBe(false);
+    // Model and tool metrics are the worker's: the api's endpoint does not carry them.
+    expect(apiAfter.some((s) => s.name === 'h_model_requests_total' || s.name === 'h_tool_calls_total')).toBe(false);
 
     // api
     const route = { method: 'POST', route: '/api/v1/sessions/:id/messages', status: '202' };
@@ -99,6 +104,16 @@ describe('Prometheus metrics of the api and the worker (scripted run, real sandb
     expect(apiAfter.some((s) => s.name === 'nodejs_eventloop_lag_p99_seconds')).toBe(true);
     // No raw ids in route labels: templates only.
     expect(apiAfter.filter((s) => s.name === 'h_http_request_duration_seconds_count').every((s) => !/[0-9a-f]{8}-[0-9a-f]{4}/.test(s.labels.route))).toBe(true);
+  });
+
+  it('should count a run the api ends (a waiting run cancelled) on the api endpoint', async () => {
+    const world = await createRunWorld(stack, 'metrics-cancel');
+    const { runId } = await startRun(world, 'metrics: a command to approve', { permissionMode: 'approve' });
+    await waitForRunStatus(world.client, runId, ['waiting_permission']);
+    const before = total(await apiMetrics(), 'h_runs_finished_total', { status: 'cancelled' });
+    expect((await world.client.post(`/api/v1/runs/${runId}/cancel`)).status).toBe(202);
+    expect((await world.client.get(`/api/v1/runs/${runId}`)).body.status).toBe('cancelled');
+    expect(total(await apiMetrics(), 'h_runs_finished_total', { status: 'cancelled' })).toBe(before + 1);
   });
 
   it('should count an open Socket.IO connection while it is open', async () => {
