@@ -24,6 +24,10 @@ const common = {
     '^@h/contracts/([a-z0-9-]+)$': '<rootDir>/libs/contracts/src/$1.ts',
     '^@h/([a-z0-9-]+)$': '<rootDir>/libs/$1/src/index.ts',
   },
+  // The OTLP exporter loads node:http with a dynamic import(), which jest's CommonJS runtime
+  // refuses (no --experimental-vm-modules): that one package goes through swc, which turns it into
+  // require(). Node itself runs it as shipped.
+  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.next/'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/apps/web/.next/'],
 };

@@ -5,7 +5,7 @@ import { AppConfig, parseEnv } from '@h/config';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { createWorker } from '../../apps/worker/src/bootstrap';
 import { removeSandboxes } from './sandbox-cleanup';
-import { TEST_DATABASE_URL, TEST_DISK_DIR, TEST_LOG_DIR, TEST_REDIS_URL } from './test-env';
+import { TEST_DATABASE_URL, TEST_DISK_DIR, TEST_LOG_DIR, TEST_METRICS_TOKEN, TEST_REDIS_URL } from './test-env';
 
 export { removeSandboxes };
 // Kept in its own file so e2e specs can wait without loading the api's modules into the test process.
@@ -58,6 +58,8 @@ export async function startStack(options: { worker?: boolean; env?: Record<strin
       // Team providers in tests are loopback servers (the scripted model); the refusal of
       // internal hosts is unit-tested in libs/providers and by custom-providers.int-spec.ts.
       PROVIDER_ALLOWED_INTERNAL_HOSTS: '127.0.0.1',
+      // Scrapable like a configured deployment (an empty value turns metrics off again).
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
       ...(process.env.H_SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.H_SANDBOX_IMAGE } : {}),
       ...options.env,
     }),

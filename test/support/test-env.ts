@@ -10,3 +10,5 @@ export const TEST_LOG_DIR = process.env.H_TEST_LOG_DIR ?? `${process.cwd()}/tmp/
 export const TEST_DISK_DIR = process.env.H_TEST_DISK_DIR ?? `${process.cwd()}/tmp/test-disks`;
 /** The e2e stack's disk images, relative to the checkout. */
 export const E2E_DISK_DIR = 'tmp/e2e-disks';
+/** The metrics token every test stack is started with (GET /api/metrics, the worker's /metrics). */
+export const TEST_METRICS_TOKEN = 'h-test-metrics-token-0123456789';

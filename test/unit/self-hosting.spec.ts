@@ -101,9 +101,10 @@ describe('docker-compose.yml', () => {
     DOCKER_PROXY_SOCKET_OWNER: 'set by compose on the docker-proxy service',
     DOCKER_PROXY_BIND_DIRS: 'passed to the docker-proxy service',
   };
-  // Read by the worker alone; compose sets the health port (its healthcheck calls it).
-  const WORKER_ONLY = ['WORKER_HEALTH_PORT', 'WORKER_HEALTH_MAX_LAG_MS', 'WORKER_STALL_EXIT_MS'];
-  const SET_ON_WORKER = ['WORKER_HEALTH_PORT'];
+  // Read by the worker alone; compose sets the health port (its healthcheck calls it) and its bind
+  // address (Prometheus scrapes /metrics over the compose network).
+  const WORKER_ONLY = ['WORKER_HEALTH_PORT', 'WORKER_HEALTH_HOST', 'WORKER_HEALTH_MAX_LAG_MS', 'WORKER_STALL_EXIT_MS'];
+  const SET_ON_WORKER = ['WORKER_HEALTH_PORT', 'WORKER_HEALTH_HOST'];
 
   it('should pass every variable .env.example documents to the api and the worker', () => {
     for (const name of ['api', 'worker']) {

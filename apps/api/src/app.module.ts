@@ -21,9 +21,11 @@ import { RunsApiModule } from '@h/runs';
 import { ScmModule } from '@h/scm';
 import { SessionSearchModule } from '@h/session-search';
 import { SessionsModule } from '@h/sessions';
+import { TelemetryModule } from '@h/telemetry';
 import { TerminalsModule } from '@h/terminals';
 import { WorkspacesModule } from '@h/workspaces';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
 
 @Module({})
 export class AppModule {
@@ -33,6 +35,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(httpLoggerParams(config)),
+        TelemetryModule.forRoot('api'),
         DbModule,
         JobsModule.forRoot(),
         IdentityModule,
@@ -55,7 +58,7 @@ export class AppModule {
         BrowserModule,
         MemoryApiModule,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
     };
   }
 }

@@ -2,8 +2,9 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, envValue } from '@h/config';
 import type { Job } from 'bullmq';
-import { JobName, QueueName } from '@h/jobs';
+import { JobName, QueueName, TRACE_KEY } from '@h/jobs';
 import { RunDispatcher } from '@h/runs';
+import { contextFromCarrier, metrics, SpanKind, withLogContext, withSpan } from '@h/telemetry';
 import { ActiveJobs } from './health/active-jobs';
 import { JobDispatcher } from './job-dispatcher.service';
 
@@ -25,13 +26,26 @@ abstract class DispatchingProcessor extends WorkerHost implements OnApplicationB
 
   async process(job: Job): Promise<void> {
     const started = Date.now();
-    try {
-      await this.jobs.track(() => this.dispatcher.dispatch(job.name, job.data));
-      this.logger.log({ jobId: job.id, job: job.name, ms: Date.now() - started }, 'job done');
-    } catch (err) {
-      this.logger.error({ jobId: job.id, job: job.name, attempt: job.attemptsMade + 1, err }, 'job failed');
-      throw err;
-    }
+    const data = (job.data ?? {}) as { runId?: unknown; [TRACE_KEY]?: unknown };
+    const runId = typeof data.runId === 'string' ? data.runId : undefined;
+    metrics.jobWait.observe({ queue: job.queueName, job: job.name }, Math.max(0, (job.processedOn ?? started) - job.timestamp) / 1000);
+    // The enqueuer's span (carried in the job data, see JobQueueService) is this job's parent, and
+    // every log line of the job carries its ids.
+    const parent = contextFromCarrier(data[TRACE_KEY]);
+    const attributes = { 'messaging.system': 'bullmq', 'messaging.destination.name': job.queueName, 'h.job': job.name, ...(runId ? { 'h.run_id': runId } : {}) };
+    await withLogContext({ jobId: job.id, job: job.name, ...(runId ? { runId } : {}) }, () =>
+      withSpan(`job ${job.name}`, attributes, async () => {
+        try {
+          await this.jobs.track(() => this.dispatcher.dispatch(job.name, job.data));
+          metrics.jobsProcessed.inc({ queue: job.queueName, job: job.name, outcome: 'ok' });
+          this.logger.log({ ms: Date.now() - started }, 'job done');
+        } catch (err) {
+          metrics.jobsProcessed.inc({ queue: job.queueName, job: job.name, outcome: 'error' });
+          this.logger.error({ attempt: job.attemptsMade + 1, err }, 'job failed');
+          throw err;
+        }
+      }, { kind: SpanKind.CONSUMER, parent }),
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import { createLogger } from '@h/http';
 import { GitRemoteWorkerModule } from '@h/git-remote';
 import { JobsModule } from '@h/jobs';
 import { RunsModule, RunWorkerModule } from '@h/runs';
+import { TelemetryModule } from '@h/telemetry';
 import { SandboxLifecycleModule } from '@h/workspaces';
 import { ActiveJobs } from './health/active-jobs';
 import { WorkerHealthServer } from './health/worker-health.server';
@@ -21,6 +22,7 @@ export class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: { logger: createLogger(config, 'worker') } }),
+        TelemetryModule.forRoot('worker'),
         DiscoveryModule,
         DbModule,
         JobsModule.forRoot(),

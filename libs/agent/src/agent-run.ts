@@ -21,6 +21,7 @@ import { buildGuidance, buildSystemPrompt, ItrSelector } from './prompt/itr';
 import { spillIfOversize } from './spill';
 import type { AgentRunOptions, AgentRunResult, AgentRunStatus } from './agent-run.types';
 import { UsageMeter } from './usage-meter';
+import { tracingEnabled, withSpan } from '@h/telemetry';
 import { WorkspaceContextTracker } from './workspace-context/workspace-context';
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -355,13 +356,24 @@ class AgentRun {
         data: { toolCallId: call.id, name: call.name, arguments: args, category: tool?.category ?? null, ...(edited ? { editedByUser: true } : {}) },
       });
       const t = performance.now();
-      const result = await this.tools.run(call.name, args, this.toolContext(call.id));
+      // Traced, the call's span is the parent of the sandbox RPCs it makes (libs/sandbox
+      // SandboxClient); untraced, nothing stands between the loop and the tool. Tool metrics are
+      // counted from the tool.end events by the worker (libs/runs run-telemetry.ts).
+      const result = tracingEnabled() ? await this.tracedTool(call, args) : await this.tools.run(call.name, args, this.toolContext(call.id));
       const ms = performance.now() - t;
       toolMs += ms;
       await this.endTool(call, result, ms);
       await this.recordChanges(call, result);
     }
     return { toolMs };
+  }
+
+  private tracedTool(call: ToolCall, args: string): Promise<ToolResult> {
+    return withSpan(`tool ${call.name}`, { 'h.tool': call.name, 'h.tool_call_id': call.id }, async (span) => {
+      const r = await this.tools.run(call.name, args, this.toolContext(call.id));
+      if (r.isError) span.setAttribute('h.tool_error', true);
+      return r;
+    });
   }
 
   private async endTool(call: ToolCall, raw: ToolResult, durationMs: number): Promise<void> {

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedModelServer, type ScriptedModelServer } from '@h/scripted-model';
+import { metrics } from '@h/telemetry';
 import { ModelGateway } from './model-gateway';
 import type { MessagesUsage } from './messages-usage';
 
@@ -69,6 +70,19 @@ describe(ModelGateway.name, () => {
     expect(usage).toHaveLength(2);
     await lease.close();
     expect(existsSync(socket)).toBe(false);
+  });
+
+  it('should count each forwarded model request by model and outcome, as the H engine does', async () => {
+    const count = async (outcome: string) =>
+      (await metrics.modelRequests.get()).values.filter((v) => v.labels.provider === 'anthropic' && v.labels.model === 'scripted:gw' && v.labels.outcome === outcome).reduce((n, v) => n + v.value, 0);
+    const [ok, failed] = [await count('ok'), await count('error')];
+    const lease = track(await gateway.open({ runId: 'run-m', apiKey: KEY, admit: () => null, onUsage: () => undefined }));
+    const socket = join(dir, lease.socketName);
+    expect((await overSocket(socket, '/v1/messages', { 'x-api-key': lease.secret }, body('hi'))).status).toBe(200);
+    // The upstream refuses a key it does not know: an error answer passed through.
+    const wrongKey = track(await gateway.open({ runId: 'run-n', apiKey: 'sk-ant-not-the-key', admit: () => null, onUsage: () => undefined }));
+    expect((await overSocket(join(dir, wrongKey.socketName), '/v1/messages', { 'x-api-key': wrongKey.secret }, body('hi'))).status).toBe(401);
+    expect([await count('ok'), await count('error')]).toEqual([ok + 1, failed + 1]);
   });
 
   it('should refuse another secret, the real key itself, other paths and methods, without reaching the upstream', async () => {

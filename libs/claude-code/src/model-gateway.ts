@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import * as path from 'node:path';
+import { failSpan, metrics, SpanKind, startSpan } from '@h/telemetry';
 import { MessagesUsageParser, type MessagesUsage } from './messages-usage';
 
 /** One run's use of the gateway: whose key, what is allowed, where its usage goes. */
@@ -142,11 +143,24 @@ export class ModelGateway {
       clearTimeout(timer);
       timer = setTimeout(() => idle.abort(), this.opts.upstreamIdleMs ?? 600_000);
     };
+    // Counted and traced like the H engine's requests (libs/runs run-telemetry.ts); the gateway
+    // serves in the context of the run that opened it, so the span is the run's job's child.
+    const started = performance.now();
+    const { span } = startSpan(`model ${model}`, { 'gen_ai.operation.name': 'chat', 'gen_ai.system': 'anthropic', 'gen_ai.request.model': model }, { kind: SpanKind.CLIENT });
+    let outcome = 'ok';
+    const measured = (): void => {
+      metrics.modelRequests.inc({ provider: 'anthropic', model, outcome });
+      metrics.modelRequestDuration.observe({ provider: 'anthropic', model }, (performance.now() - started) / 1000);
+      span.end();
+    };
     let upstream: Response;
     try {
       upstream = await fetch(`${this.upstream}${url.pathname}${url.search}`, { method: 'POST', headers, body: new Uint8Array(body), signal: both });
     } catch (err) {
       clearTimeout(timer);
+      outcome = signal.aborted ? 'aborted' : 'error';
+      failSpan(span, err);
+      measured();
       if (signal.aborted) return;
       this.opts.onError?.(err, run.runId);
       return sendError(res, 502, 'api_error', 'H model gateway: the model provider (ANTHROPIC_BASE_URL) is not reachable.');
@@ -157,6 +171,8 @@ export class ModelGateway {
       if (v) out[h] = v;
     }
     res.writeHead(upstream.status, out);
+    if (!upstream.ok) outcome = 'error';
+    span.setAttribute('http.response.status_code', upstream.status);
     const counted = upstream.ok && url.pathname === '/v1/messages';
     const parser = new MessagesUsageParser((upstream.headers.get('content-type') ?? '').includes('text/event-stream'));
     try {
@@ -168,9 +184,12 @@ export class ModelGateway {
         }
       }
     } catch (err) {
+      outcome = signal.aborted ? 'aborted' : 'error';
+      failSpan(span, err);
       if (!signal.aborted) this.opts.onError?.(err, run.runId);
     } finally {
       clearTimeout(timer);
+      measured();
       res.end();
       // What the provider reported is billed, also for an answer cut short.
       const usage = counted ? parser.usage() : null;

@@ -94,9 +94,24 @@ export const envSchema = z.object({
   LOG_FILE: z.string().optional(),
   /** Write logs to stdout (turn off when LOG_FILE is enough, e.g. in tests). */
   LOG_STDOUT: bool.default(true),
+  /**
+   * Bearer token for the Prometheus endpoints (the api's GET /api/metrics, the worker's GET /metrics);
+   * unset = both answer 404 (metrics off).
+   */
+  METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
+  /** OTLP/HTTP base URL for traces (spans are POSTed as JSON to <url>/v1/traces); unset = tracing off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** service.name of this process's spans (default h-api / h-worker). */
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Port of the worker's health endpoint on 127.0.0.1 (GET /health: event-loop lag, Redis, active jobs); 0 = off. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /**
+   * Address the worker's health/metrics listener binds: loopback by default; compose binds all of
+   * the container's interfaces so Prometheus on the compose network can scrape it (GET /metrics
+   * still needs METRICS_TOKEN).
+   */
+  WORKER_HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
   /** The worker's /health answers 503 while its event loop's p99 delay (recent window) is above this (ms). */
   WORKER_HEALTH_MAX_LAG_MS: z.coerce.number().int().min(1).default(1000),
   /**

@@ -9,6 +9,7 @@ import { installBodyParsers } from './body-parser';
 import { installClientErrorAnswer } from './client-error';
 import { installHttpLogger } from './logging';
 import { setupOpenApi } from './openapi';
+import { installRequestContext, installRequestTelemetry } from './request-telemetry';
 import { createValidationPipe } from './validation.pipe';
 import { installWebProxy } from './web-proxy';
 
@@ -25,10 +26,12 @@ export function configureApiApp(app: INestApplication, config: AppConfig): void 
   app.flushLogs();
   // Next.js pages carry inline scripts; a CSP with nonces comes with the IDE. Other headers stay on.
   installHttpLogger(app);
+  installRequestTelemetry(app);
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   installClientErrorAnswer(app.getHttpServer());
   installBodyParsers(app, config.env.BODY_LIMIT);
   app.use(cookieParser());
+  installRequestContext(app);
   app.setGlobalPrefix('api', { exclude: [...UNPREFIXED_ROUTES] });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());

@@ -7,6 +7,7 @@ import { PARAMS_PROVIDER_TOKEN, Params } from 'nestjs-pino';
 import { Options, pinoHttp } from 'pino-http';
 import { AppConfig } from '@h/config';
 import { isH2cPath } from '@h/contracts';
+import { logContextMixin } from '@h/telemetry';
 
 // Anything that may hold a credential is censored before a line is written. Paths cover request
 // headers, response cookies and any object field with a secret-like name, at any of the first
@@ -27,6 +28,8 @@ export function loggerOptions(config: AppConfig, base: Record<string, unknown> =
     base: { service: base.service ?? 'h', pid: process.pid, ...base },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // requestId / runId / jobId / traceId from the async context (libs/telemetry log-context.ts).
+    mixin: logContextMixin,
   };
 }
 
@@ -54,6 +57,8 @@ export function httpLoggerParams(config: AppConfig): Params {
         res.setHeader('x-request-id', id);
         return id;
       },
+      // The completion line is written after the request's async context ended: its id by hand.
+      customProps: (req: IncomingMessage) => ({ requestId: (req as IncomingMessage & { id?: string }).id }),
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
       autoLogging: { ignore: (req) => req.url === '/api/health' || req.url === '/api/ready' || req.url === '/health' },
       serializers: {

@@ -56,6 +56,12 @@ export const JOB_DEFAULTS: Record<JobName, JobDefaults> = {
   [JobName.MemoryMaintenance]: { attempts: 1, backoffMs: 1000, keepFinished: false },
 };
 
+/**
+ * The job-data field that carries the enqueuer's W3C trace context (libs/telemetry). Payload
+ * schemas strip it (unknown keys), so handlers never see it; the worker's processor reads it.
+ */
+export const TRACE_KEY = '_trace';
+
 export function parseJobPayload<N extends JobName>(name: N, data: unknown): JobPayload<N> {
   return jobPayloadSchemas[name].parse(data) as JobPayload<N>;
 }

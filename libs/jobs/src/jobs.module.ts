@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@h/config';
 import { QueueName } from './job.registry';
 import { JobQueueService } from './job-queue.service';
+import { QueueMetrics } from './queue-metrics';
 
 function redisConnection(url: string) {
   const u = new URL(url);
@@ -31,7 +32,7 @@ export class JobsModule {
         }),
         ...queues,
       ],
-      providers: [JobQueueService],
+      providers: [JobQueueService, QueueMetrics],
       exports: [JobQueueService, ...queues],
     };
   }

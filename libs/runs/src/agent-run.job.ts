@@ -42,6 +42,7 @@ import { RunMemory } from './run-memory';
 import { McpNotices, noMcp, openRunMcp, runTools } from './run-mcp';
 import { describeScreenshot } from './browser-vision';
 import { runShape, workspaceContextOptions } from './run-shape';
+import { instrumentedProvider, recordBatchMetrics, recordRunEnd } from './run-telemetry';
 import { RunTimings } from './run-timings';
 import { StepModeRun } from './step-mode-run';
 import { RunBudgetGuard } from './budget/run-budget-guard';
@@ -230,7 +231,7 @@ export class AgentRunJob {
     const written = new Set<string>();
     const visionModel = this.config.env.BROWSER_VISION_MODEL;
     const options: AgentRunOptions = {
-      provider: writer.provider(timings.provider(provider)),
+      provider: writer.provider(timings.provider(instrumentedProvider(provider))),
       // A sub-agent has exactly its profile's tools; other runs add the workspace's MCP servers'.
       tools: runTools(shape.tools, mcp),
       profilePrompt: shape.profilePrompt,
@@ -464,6 +465,7 @@ export class AgentRunJob {
     finalEvent?: { type: string; data: unknown },
   ): Promise<void> {
     const appended = await this.runs.finish(run.id, leaseId, { status, error }, finalEvent ? { sessionId: run.sessionId, ...finalEvent } : undefined);
+    recordRunEnd(run, status);
     await this.bus.publishEvents(appended);
     // A sub-agent's end may be its parent's last: the parent then goes back in line.
     await this.delegation.childEnded(run);
@@ -529,6 +531,8 @@ export class AgentRunJob {
       }),
     );
     this.noteSeq(run.sessionId, appended.at(-1)?.seq ?? 0);
+    // Counted once stored, as the run's usage totals are.
+    recordBatchMetrics(run.teamId, model, batch);
     return () => timings.time('publish', () => this.bus.publishEvents(appended));
   }
 

@@ -9,6 +9,7 @@ import { DelegationService } from './delegation.service';
 import { RunDispatcher } from './run-dispatcher.service';
 import type { PostMessageDto, RunDto, RunListDto } from './run.dto';
 import { titleFromMessage } from './session-title';
+import { recordRunEnd } from './run-telemetry';
 
 @Injectable()
 export class RunService {
@@ -108,6 +109,7 @@ export class RunService {
         { status: 'cancelled' },
         { sessionId: run.sessionId, type: 'run.cancelled', data: { usage: run.usage, by: principal.userId } },
       );
+      recordRunEnd(run, 'cancelled');
       await this.bus.publishEvents(events);
       // A parent parked on sub-agents takes them with it; a sub-agent's end may resume its parent.
       await this.delegation.cancelChildren(run, principal.userId);

@@ -25,6 +25,7 @@ import { ignoreStatus } from './docker-utils';
 import { WarmPool } from './docker-warm-pool';
 import { LoopDiskStore } from './loop-disk';
 import { WorkspaceStorage } from './workspace-storage';
+import { metrics } from '@h/telemetry';
 
 type ContainerInfo = Docker.ContainerInspectInfo;
 
@@ -209,6 +210,8 @@ export class DockerSandboxDriver implements SandboxDriver {
     if ((spec.network ?? 'none') !== 'none' || (spec.limits && Object.keys(spec.limits).length) || this.budgetFor(spec) !== this.diskMb) return null;
     const name = this.containerName(spec.workspaceId);
     const entry = await this.pool.claim(name);
+    // Only with a pool configured: with none, every start would count as a miss.
+    if (this.opts.poolSize) metrics.warmPoolClaims.inc({ result: entry ? 'hit' : 'miss' });
     if (!entry) {
       void this.pool.fill();
       return null;

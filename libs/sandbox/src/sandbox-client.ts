@@ -16,6 +16,7 @@ import {
 } from '@h/sandbox-protocol';
 import type { BrowserActionNotification, BrowserFrameNotification, BrowserStateNotification } from '@h/sandbox-protocol';
 import { WorkspaceError, type WorkspaceErrorCode } from '@h/contracts';
+import { failSpan, metrics, SpanKind, startSpan } from '@h/telemetry';
 
 const WORKSPACE_CODES = new Set<string>([
   'PATH_OUTSIDE_WORKSPACE',
@@ -179,7 +180,23 @@ export class SandboxClient extends EventEmitter<{
   /** Typed call; errors arrive as RpcError with `data.code`. */
   call<M extends SandboxMethod>(method: M, params: SandboxMethods[M][0], signal?: AbortSignal): Promise<SandboxMethods[M][1]> {
     if (method !== 'health') this.emit('activity');
-    return this.peer.request<SandboxMethods[M][1]>(method, params, signal);
+    // Timed and traced here, the one door every host-side RPC goes through (a child span of the
+    // tool call or request that made it).
+    const started = performance.now();
+    const { span } = startSpan(`sandbox ${method}`, { 'rpc.system': 'jsonrpc', 'rpc.method': method }, { kind: SpanKind.CLIENT });
+    return this.peer.request<SandboxMethods[M][1]>(method, params, signal).then(
+      (result) => {
+        metrics.sandboxRpcDuration.observe({ method, outcome: 'ok' }, (performance.now() - started) / 1000);
+        span.end();
+        return result;
+      },
+      (err: unknown) => {
+        metrics.sandboxRpcDuration.observe({ method, outcome: 'error' }, (performance.now() - started) / 1000);
+        failSpan(span, err);
+        span.end();
+        throw err;
+      },
+    );
   }
 
   /**

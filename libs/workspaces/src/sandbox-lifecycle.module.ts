@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EgressModule } from '@h/egress';
 import { SandboxManager } from './sandbox-manager.service';
+import { SandboxMetrics } from './sandbox-metrics';
 import { WorkspaceLifecycleJob } from './workspace-lifecycle.job';
 
 /**
@@ -9,7 +10,7 @@ import { WorkspaceLifecycleJob } from './workspace-lifecycle.job';
  */
 @Module({
   imports: [EgressModule],
-  providers: [SandboxManager, WorkspaceLifecycleJob],
+  providers: [SandboxManager, SandboxMetrics, WorkspaceLifecycleJob],
   exports: [SandboxManager],
 })
 export class SandboxLifecycleModule {}

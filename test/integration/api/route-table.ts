@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TokenScope } from '@h/contracts';
 import { HttpClient, HttpResponse, randomEmail, TEST_PASSWORD } from '../../support/http-client';
+import { TEST_METRICS_TOKEN } from '../../support/test-env';
 import { startGitServer, type GitServer } from '../../support/git-server';
 import { makeTar } from '../import/archive-fixture';
 import { docker, dockerExec } from '../sandbox/sandbox-test-kit';
@@ -468,6 +469,9 @@ export const ROUTES: Record<string, RouteSpec> = {
   },
   'GET /api/health': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {} }) },
   'GET /api/ready': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {} }) },
+  // Public to users: it takes the metrics token only (test stacks set TEST_METRICS_TOKEN); refusals
+  // without it are test/integration/telemetry/metrics.int-spec.ts's.
+  'GET /api/metrics': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {}, headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } }) },
   'POST /api/v1/auth/signup': {
     access: { kind: 'public' },
     success: 201,

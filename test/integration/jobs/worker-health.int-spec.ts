@@ -42,7 +42,7 @@ describe('worker /health', () => {
   });
 
   it('should answer 404 with the error shape for any other path', async () => {
-    const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+    const res = await fetch(`http://127.0.0.1:${port}/status`);
     expect(res.status).toBe(404);
     expect((await res.json()).error.code).toBe('NOT_FOUND');
   });

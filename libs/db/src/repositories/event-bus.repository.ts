@@ -1,6 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { DeltaFrame, WorkspaceStatusEvent } from '@h/contracts';
+import { detachedFromContext } from '@h/telemetry';
 import { RedisService } from '../redis.service';
 import type { EventEnvelope } from './event.repository';
 
@@ -82,7 +83,9 @@ export class EventBusRepository implements OnModuleDestroy {
 
   private async ensureSubscriber(): Promise<void> {
     if (this.subscriber) return;
-    const sub = this.redis.client.duplicate();
+    // The subscriber lives as long as the process; its callbacks must not run in the context of
+    // the request or job that happened to subscribe first (its ids would be on their log lines).
+    const sub = detachedFromContext(() => this.redis.client.duplicate());
     this.subscriber = sub;
     const eventsPattern = this.redis.key('events', '*');
     const cancelChannel = this.redis.key('run-cancel');

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { assertSessionEvent, type EventEnvelope } from '@h/contracts';
+import { metrics } from '@h/telemetry';
 import { PrismaService } from '../prisma.service';
 import { Prisma } from '../generated/client';
 import { UsageTotals, ZERO_USAGE } from '../usage';
@@ -75,6 +76,7 @@ export class EventRepository {
     // WAL up to itself and so makes every earlier one durable too. Inside a caller's `tx` the
     // caller's commit decides.
     const fast = options.durable === false && !options.tx;
+    const started = performance.now();
     const rows = await client.$queryRaw<Array<{ seq: number }>>`
       WITH owned AS (
         UPDATE "Run" SET "updatedAt" = now() AT TIME ZONE 'UTC',
@@ -101,6 +103,7 @@ export class EventRepository {
       FROM bumped b, jsonb_array_elements(${items}::jsonb) WITH ORDINALITY AS e(item, ord)
       WHERE NOT ${fast}::boolean OR set_config('synchronous_commit', 'off', true) IS NOT NULL
       RETURNING "seq"`;
+    metrics.eventAppendDuration.observe({ durable: String(!fast) }, (performance.now() - started) / 1000);
     if (rows.length !== events.length) {
       if (fenced) throw new LeaseLostError(options.runId as string);
       throw new Error(`session ${sessionId} does not exist`);

@@ -57,6 +57,14 @@ export class SandboxRepository {
   }
 
   /** Every record, for reconciling containers against what the database knows. */
+  /** How many sandboxes are recorded in each state (every state listed, 0 when none). */
+  async countByStatus(): Promise<Record<SandboxStatusName, number>> {
+    const rows = await this.prisma.sandbox.groupBy({ by: ['status'], _count: { _all: true } });
+    const out = Object.fromEntries(Object.values(SandboxStatus).map((s) => [s, 0])) as Record<SandboxStatusName, number>;
+    for (const r of rows) out[r.status] = r._count._all;
+    return out;
+  }
+
   async listRecords(): Promise<Record<string, unknown>[]> {
     const rows = await this.prisma.sandbox.findMany({ where: { status: { not: 'removed' } }, select: { record: true } });
     return rows.map((r) => (r.record ?? {}) as Record<string, unknown>);

@@ -4,6 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Server, ServerOptions } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '@h/contracts';
+import { metrics } from '@h/telemetry';
 
 /** The one Socket.IO server, typed with the contracts' event maps (socket-events.ts). */
 export type SessionIoServer = Server<ClientToServerEvents, ServerToClientEvents>;
@@ -27,6 +28,7 @@ export class RedisIoAdapter extends IoAdapter {
     this.pub ??= new Redis(this.redisUrl);
     this.sub ??= this.pub.duplicate();
     server.adapter(createAdapter(this.pub, this.sub, { key: `${this.keyPrefix}:socket.io` }));
+    countConnections(server);
     return server;
   }
 
@@ -34,4 +36,18 @@ export class RedisIoAdapter extends IoAdapter {
     await super.close(server);
     await Promise.all([this.pub?.quit().catch(() => undefined), this.sub?.quit().catch(() => undefined)]);
   }
+}
+
+const counted = new WeakSet<object>();
+
+// Engine.IO connections, not namespace sockets: one browser tab is one connection whichever
+// gateways (sessions, terminals, presence, LSP) it talks to.
+function countConnections(server: SessionIoServer): void {
+  const engine = server.engine as unknown as { on(event: 'connection', fn: (socket: { once(event: 'close', fn: () => void): void }) => void): void } | undefined;
+  if (!engine || counted.has(engine)) return;
+  counted.add(engine);
+  engine.on('connection', (socket) => {
+    metrics.socketConnections.inc();
+    socket.once('close', () => metrics.socketConnections.dec());
+  });
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@h/config';
+import { metrics } from '@h/telemetry';
 import type { Principal } from '@h/identity';
 import { LiveAccessService, type LiveCredentials } from './live-access.service';
 import { SessionStreamHub, type StreamSink } from './session-stream.hub';
@@ -41,11 +42,13 @@ export class SseStreamService {
       'x-accel-buffering': 'no',
     });
     res.write(options.preamble);
+    metrics.sseConnections.inc();
     let closed = false;
     // Used only once the stream and the heartbeat below exist (nothing ends a stream while it opens).
     const close = () => {
       if (closed) return;
       closed = true;
+      metrics.sseConnections.dec();
       clearInterval(heartbeat);
       stream.close();
     };
