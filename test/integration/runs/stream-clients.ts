@@ -65,7 +65,7 @@ export async function readSse(
   path: string,
   client: HttpClient,
   onFrame: (frame: SseFrame) => void,
-  options: { lastEventId?: string; signal?: AbortSignal } = {},
+  options: { lastEventId?: string; signal?: AbortSignal; onOpen?: () => void } = {},
 ): Promise<{ status: number; body?: string }> {
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (client.bearer) headers.authorization = `Bearer ${client.bearer}`;
@@ -79,6 +79,7 @@ export async function readSse(
     throw err;
   }
   if (res.status !== 200 || !res.body) return { status: res.status, body: await res.text() };
+  options.onOpen?.();
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';

@@ -102,6 +102,8 @@ describe('live streams: Socket.IO and SSE replay then stream, exactly once, acro
     for (;;) {
       const abort = new AbortController();
       const lastEventId = seqs.length ? String(seqs.at(-1)) : undefined;
+      let opened: () => void = () => undefined;
+      const open = new Promise<void>((resolve) => (opened = resolve));
       const reading = readSse(
         ctx.stack.url,
         `/api/v1/sessions/${sessionId}/events/stream`,
@@ -112,8 +114,11 @@ describe('live streams: Socket.IO and SSE replay then stream, exactly once, acro
           if (String(envelope.seq) !== f.id) mismatched.push(`id ${f.id} carried seq ${envelope.seq}`);
           seqs.push(Number(f.id));
         },
-        { lastEventId, signal: abort.signal },
+        { lastEventId, signal: abort.signal, onOpen: () => opened() },
       );
+      // The drop comes at a random point of an open stream (under load the headers alone can take
+      // longer than the window; a drop before them would test nothing but the abort).
+      await Promise.race([open, reading]);
       const until = Date.now() + 80 + random() * 400;
       let finished = false;
       while (Date.now() < until) {
