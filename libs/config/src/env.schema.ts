@@ -330,6 +330,14 @@ export const envSchema = z.object({
   /** Whether explicit preferences in a message ("I prefer …", "from now on use …") are remembered without a tool call. */
   AGENT_MEMORY_AUTO_CAPTURE: z.enum(['on', 'off']).default('on'),
   /**
+   * An embeddings model of the run's provider (POST /embeddings; e.g. text-embedding-3-small on
+   * OpenAI, nomic-embed-text on Ollama) that adds meaning to memory ranking: entries close to the
+   * person's message rank up even without shared words. Unset (DeepSeek has no embeddings API):
+   * keywords and Postgres full-text rank only. A provider that refuses it costs the ranking that
+   * term, never the run.
+   */
+  MEMORY_EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
+  /**
    * Models beyond the built-in catalog (a custom OpenAI-compatible host): a JSON array of
    * { "id", "contextWindow", "maxOutput"?, "price": { "cacheHit", "cacheMiss", "output" } } (USD per 1M tokens).
    */

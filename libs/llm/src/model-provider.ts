@@ -87,4 +87,9 @@ export interface ModelProvider {
    * iterator. Breaking out of the loop early aborts the HTTP request.
    */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * Embeddings of `inputs` with `model` (POST /embeddings of OpenAI-compatible APIs), one vector
+   * each, in order; absent on providers that have no such API. Throws ModelError.
+   */
+  embed?(model: string, inputs: string[], signal?: AbortSignal): Promise<number[][]>;
 }

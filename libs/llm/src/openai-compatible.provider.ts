@@ -109,6 +109,15 @@ export class OpenAICompatibleProvider implements ModelProvider {
     });
   }
 
+  /** One POST /embeddings (no retries: memory ranking goes on without it when it fails). */
+  async embed(model: string, inputs: string[], signal?: AbortSignal): Promise<number[][]> {
+    if (!this.apiKey && this.options.missingKeyMessage) throw new ModelError('auth', this.options.missingKeyMessage);
+    const res = await this.client.embeddings.create({ model, input: inputs, encoding_format: 'float' }, { signal, timeout: this.timeoutMs });
+    const vectors = [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+    if (vectors.length !== inputs.length) throw new ModelError('bad_request', `the provider answered ${vectors.length} embeddings for ${inputs.length} inputs`);
+    return vectors;
+  }
+
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     if (!this.apiKey && this.options.missingKeyMessage) throw new ModelError('auth', this.options.missingKeyMessage);
     const body = this.buildBody(request);

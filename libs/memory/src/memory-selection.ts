@@ -1,8 +1,8 @@
 // Relevance-ranked injection (seed: selectMemoryContext): each run scores every live entry against
 // the person's message and tells the model the top K (6) within a byte budget, once, after the
 // cached prefix. Scores are keyword hits (key words weigh most, then tags, then content) plus the
-// database's full-text rank when the caller has one; embeddings would add a cosine term here
-// (MemorySignals.similarity) once a provider offers them. Nothing matching: the newest entries, so
+// database's full-text rank when the caller has one, plus the cosine similarity of embeddings when
+// the run's provider has an embeddings model (MEMORY_EMBEDDINGS_MODEL, memory-embeddings.ts). Nothing matching: the newest entries, so
 // the block is there whenever memory is (the seed's "always present").
 import { MEMORY_LIMITS, type MemoryCategory, type MemoryScope } from '@h/contracts';
 
@@ -19,7 +19,7 @@ export interface RankableMemory {
 export interface MemorySignals {
   /** Postgres ts_rank (or trigram similarity) per entry id, 0..1. */
   textRank?: ReadonlyMap<string, number>;
-  /** Cosine similarity to the message per entry id, when embeddings exist (none yet). */
+  /** Cosine similarity to the message per entry id, when the run's provider embeds (memory-embeddings.ts). */
   similarity?: ReadonlyMap<string, number>;
 }
 

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { MEMORY_LIMITS, type MemoryCategory, type MemoryScope } from '@h/contracts';
 import { MemoryKeyTaken, MemoryRepository, type MemoryOwner, type MemoryRecord, type MemoryRevisionRecord, type MemoryView } from '@h/db';
 import { AppException } from '@h/http';
 import type { RecalledMemory, RememberOutcome, RememberRequest } from '@h/tools';
 import { autoCapturePreference } from './memory-capture';
+import { memorySimilarity, type MemoryEmbedder } from './memory-embeddings';
 import { normalizeKey, resolveScope } from './memory-key';
 import { scoreMemory, selectMemories, userProfileSubset, words, type MemorySelection } from './memory-selection';
 
@@ -45,6 +46,8 @@ function recalled(m: MemoryRecord): RecalledMemory {
  */
 @Injectable()
 export class MemoryService {
+  private readonly logger = new Logger(MemoryService.name);
+
   constructor(private readonly memories: MemoryRepository) {}
 
   async remember(view: MemoryView, actor: MemoryActor, req: RememberRequest): Promise<RememberOutcome & { memory: MemoryRecord }> {
@@ -108,10 +111,18 @@ export class MemoryService {
   }
 
   /** The run's memory block: the top entries for the person's message within `maxBytes`, skipping those already told. */
-  async selectForRun(view: MemoryView, message: string, o: { maxBytes: number; told?: ReadonlySet<string> }): Promise<MemorySelection> {
+  async selectForRun(view: MemoryView, message: string, o: { maxBytes: number; told?: ReadonlySet<string>; embedder?: MemoryEmbedder }): Promise<MemorySelection> {
     if (o.maxBytes <= 0) return { content: '', ids: [], entries: [] };
     const [all, textRank] = await Promise.all([this.memories.list(view), this.memories.textRank(view, message)]);
-    return selectMemories(all, message, { maxBytes: o.maxBytes, told: o.told, signals: { textRank } });
+    // The meaning term when the run's provider has an embeddings model; without it (or when the
+    // provider refuses) keywords and full-text rank decide alone.
+    const similarity = o.embedder
+      ? await memorySimilarity(this.memories, all, message, o.embedder).catch((err: unknown) => {
+          this.logger.warn({ err, model: o.embedder?.model }, 'memory embeddings failed; ranking by keywords and full-text rank only');
+          return undefined;
+        })
+      : undefined;
+    return selectMemories(all, message, { maxBytes: o.maxBytes, told: o.told, signals: { textRank, similarity } });
   }
 
   /** What a sub-agent is told about the user (≤ 1,500 characters); empty without user memory. */

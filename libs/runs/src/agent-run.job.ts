@@ -247,7 +247,7 @@ export class AgentRunJob {
       workspace: timings.workspace(sandbox.workspace),
       workspaceContext: workspaceContextOptions(this.config.env, !!run.parentRunId),
       // Remembered entries for this run, selected once, told after the cached prefix (run-memory.ts).
-      memory: await timings.time('memory.select', () => this.memory.opening(run, workspaceRow.id, log, conversation)),
+      memory: await timings.time('memory.select', () => this.memory.opening(run, workspaceRow.id, log, conversation, provider)),
       memoryStore: this.memory.store(run, workspaceRow.id),
       // The IDE's shared terminals, labelled as this session's agent's (run_in_terminal, kill_terminal).
       terminals: new SandboxTerminalHost(async () => (await this.sandboxes.driver()).connect(sandbox.record), {

@@ -7,3 +7,4 @@ export { CONVERSATION_HEADER, SCENARIO_HEADER } from './conversation';
 export { estimateTokens, renderPrompt, commonPrefixLength, promptUsage, CHARS_PER_TOKEN, CACHE_UNIT_TOKENS } from './prompt-accounting';
 export type { PromptUsage } from './prompt-accounting';
 export { checkExpectations } from './expectations';
+export * from './embeddings';

@@ -13,6 +13,7 @@ import {
   SCENARIO_HEADER,
   type ConversationState,
 } from './conversation';
+import { bagOfWordsEmbedding, embeddingsResponse } from './embeddings';
 import { demoAnswer, scriptedAnswer, thinkingDisabled } from './answers';
 import { checkExpectations, type WireRequest } from './expectations';
 import { header, maskHeaders, readBody, sendError, sendJson, waitOrClose } from './http-io';
@@ -36,6 +37,8 @@ export interface ScriptedModelServerOptions {
   faults?: FaultSpec[];
   /** Answer unmatched requests with the labelled demo text (default true); false answers 404. */
   demo?: boolean;
+  /** POST /v1/embeddings' vector for a text (default: a hashed bag of words, see embeddings.ts). */
+  embed?: (text: string) => number[];
   /** Called once per recorded request when its response has been written out (or the client left). */
   onRequestEnd?: (request: RecordedRequest) => void;
 }
@@ -185,8 +188,23 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       sendJson(res, 200, { object: 'list', data: modelList() });
       return;
     }
+    if (req.method === 'POST' && (path === '/v1/embeddings' || path === '/embeddings')) {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(await readBody(req));
+      } catch (err) {
+        return fail(400, `The request body is not valid JSON: ${(err as Error).message}`, 'invalid_request_error');
+      }
+      record.body = raw;
+      const answer = embeddingsResponse(raw, options.embed ?? bagOfWordsEmbedding);
+      if (!answer.ok) return fail(400, answer.message, 'invalid_request_error');
+      record.status = 200;
+      record.outcome = 'completed';
+      sendJson(res, 200, answer.body);
+      return;
+    }
     if (!anthropic && (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions'))) {
-      return fail(404, `scripted-model serves POST /v1/chat/completions, POST /v1/messages and GET /v1/models, not ${req.method} ${path}`, 'not_found');
+      return fail(404, `scripted-model serves POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings and GET /v1/models, not ${req.method} ${path}`, 'not_found');
     }
     let body: WireRequest;
     try {

@@ -167,6 +167,27 @@ export class MemoryRepository {
   }
 
   /**
+   * The stored embeddings made by `model` of these memories that are still current (made after the
+   * memory's last change), by id; the others are absent and need making.
+   */
+  async embeddings(ids: string[], model: string): Promise<Map<string, number[]>> {
+    if (!ids.length) return new Map();
+    const rows = await this.prisma.$queryRaw<Array<{ id: string; embedding: number[] }>>`
+      SELECT id, embedding FROM "Memory"
+      WHERE id = ANY(${ids}::uuid[]) AND "embeddingModel" = ${model} AND "embeddedAt" >= "updatedAt" AND cardinality(embedding) > 0`;
+    return new Map(rows.map((r) => [r.id, r.embedding.map(Number)]));
+  }
+
+  /** Stores embeddings made by `model` (raw SQL: the memory's updatedAt, what they are checked against, stays). */
+  async setEmbeddings(model: string, vectors: Array<{ id: string; embedding: number[] }>): Promise<void> {
+    if (!vectors.length) return;
+    await this.prisma.$executeRaw`
+      UPDATE "Memory" m SET "embedding" = ARRAY(SELECT jsonb_array_elements_text(v.e)::float8), "embeddingModel" = ${model}, "embeddedAt" = now() AT TIME ZONE 'UTC'
+      FROM jsonb_to_recordset(${JSON.stringify(vectors.map((v) => ({ id: v.id, e: v.embedding })))}::jsonb) AS v(id uuid, e jsonb)
+      WHERE m.id = v.id`;
+  }
+
+  /**
    * Pairs of live memories of one owner whose contents are near-duplicates (trigram similarity at
    * least `threshold`), the newer first: what the maintenance job merges. Bounded per call.
    */
