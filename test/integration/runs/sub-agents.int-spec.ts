@@ -173,7 +173,7 @@ describe('sub-agents', () => {
     expect(research).toMatchObject({ status: 'failed', profile: 'researcher' });
     // The write was refused by the registry, naming only the tools code-search has.
     const refusal = events.find((e) => e.runId === search.id && e.type === 'tool.end' && e.data.name === 'write_file');
-    expect(refusal.data).toMatchObject({ isError: true, result: 'Unknown tool "write_file". Available: read_file, list_files, search_files, grep' });
+    expect(refusal.data).toMatchObject({ isError: true, result: 'Unknown tool "write_file". Available: read_file, list_files, search_files, grep, read_graph' });
     const delegateEnd = events.find((e) => e.type === 'tool.end' && e.data.name === 'delegate_parallel');
     expect(delegateEnd.data.data.outcomes.map((o: { status: string }) => o.status)).toEqual(['completed', 'failed']);
     expect(delegateEnd.data.result).toContain('[Researcher Agent] Failed');
@@ -186,7 +186,7 @@ describe('sub-agents', () => {
     const parentTools = seen('subagents-failure');
     expect(parentTools).toEqual(expect.arrayContaining(['delegate_task', 'delegate_parallel', 'write_file']));
     expect(parentTools.filter((t) => t.startsWith('browser_'))).toEqual([]);
-    expect(seen('subagents-failure/search')).toEqual(['read_file', 'list_files', 'search_files', 'grep']);
+    expect(seen('subagents-failure/search')).toEqual(['read_file', 'list_files', 'search_files', 'grep', 'read_graph']);
     // The browser profile is the only one with the browser tools; the seed gives frontend-specialist
     // its three read-only ones for visual checks, and no other profile any.
     const browserTools = (p: (typeof AGENT_PROFILE_NAMES)[number]) => AGENT_PROFILES[p].tools.filter((t) => (BROWSER_TOOLS as readonly string[]).includes(t));
