@@ -756,6 +756,12 @@ export const ROUTES: Record<string, RouteSpec> = {
     success: 200,
     prepare: async (f) => ({ params: { id: f.workspaceId } }),
   },
+  // The knowledge graph's status for the IDE's status bar (libs/lsp graph.controller, the sandbox's graph).
+  'GET /api/v1/workspaces/{id}/graph/status': {
+    access: { kind: 'team', minRole: 'viewer' },
+    success: 200,
+    prepare: async (f) => ({ params: { id: f.workspaceId } }),
+  },
   // The file API (libs/files). Writes go to fresh paths so every role's request succeeds alike.
   'GET /api/v1/workspaces/{id}/files/tree': {
     access: { kind: 'team', minRole: 'viewer' },
