@@ -57,6 +57,12 @@ function documentedInteger(schema: OpenApiSchema, n: string): boolean {
   return kindsOf(schema).some((s) => s.type === 'integer' && s.minimum !== undefined && s.maximum !== undefined && Number.isSafeInteger(v) && !Object.is(v, -0) && v >= s.minimum && v <= s.maximum);
 }
 
+/** A fraction (e.g. dollars) where the operation documents a bounded `number`: a value, not a bad one. */
+function documentedDecimal(schema: OpenApiSchema, n: string): boolean {
+  const v = Number(n);
+  return kindsOf(schema).some((s) => s.type === 'number' && s.minimum !== undefined && s.maximum !== undefined && Number.isFinite(v) && v >= s.minimum && v <= s.maximum);
+}
+
 function bodyValues(schema: OpenApiSchema): BadValue[] {
   const out: BadValue[] = [
     { kind: 'NUL', name: 'NUL in a string', json: '"a\\u0000b"' },
@@ -66,7 +72,7 @@ function bodyValues(schema: OpenApiSchema): BadValue[] {
     { kind: 'NUL', name: 'NUL in a nested key', json: '{"a\\u0000b":"c"}' },
     { kind: 'deep nesting', name: `${DEEP} nested arrays`, json: deepArrays(DEEP) },
     { kind: 'deep nesting', name: `${DEEP} nested objects`, json: deepObjects(DEEP) },
-    ...HUGE_NUMBERS.filter((n) => !documentedInteger(schema, n)).map((n) => ({ kind: 'huge number', name: `number ${n}`, json: n })),
+    ...HUGE_NUMBERS.filter((n) => !documentedInteger(schema, n) && !documentedDecimal(schema, n)).map((n) => ({ kind: 'huge number', name: `number ${n}`, json: n })),
     // Where null is documented (`nullable`), it is a value, not a bad one (README Limits).
     ...(schema.nullable ? [] : [{ kind: 'null', name: 'null', json: 'null' }]),
   ];
