@@ -19,7 +19,7 @@ function setup(roles: Record<string, TeamRoleName>) {
     return id === WS_A || id === WS_B ? { teamId: TEAM, workspaceId: id } : null;
   });
   registry.register('team', async (id) => (id === TEAM || id === OTHER_TEAM ? { teamId: id, workspaceId: null } : null));
-  return { access: new AccessService(teams, registry), looked };
+  return { access: new AccessService(teams, registry, { findById: async () => null } as never), looked };
 }
 
 const user: Principal = { kind: 'user', userId: USER, sessionId: 's', csrfToken: 'c' };
