@@ -54,7 +54,7 @@ export interface TeamUsageReport<D = string> extends Usage {
   byUser: UsageBreakdownRow[];
   byWorkspace: UsageBreakdownRow[];
   byModel: UsageBreakdownRow[];
-  /** Every day of the month up to today (or its end), zero rows included, oldest first. */
+  /** Every day of the month, zero rows included, oldest first. */
   byDay: UsageBreakdownRow[];
 }
 

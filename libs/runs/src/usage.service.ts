@@ -8,12 +8,11 @@ import { budgetStatus, monthRange } from './budget/budget-month';
 
 const withRatio = (r: UsageGroupRow): UsageBreakdownRow => ({ ...r, cacheHitRatio: cacheHitRatio(r) });
 
-/** Every day of the month up to `until` (or the month's end), with the days that had runs filled in. */
-function allDays(from: Date, to: Date, until: Date, rows: UsageGroupRow[]): UsageBreakdownRow[] {
+/** Every day of the month, with the days that had runs filled in (a chart's fixed axis). */
+function allDays(from: Date, to: Date, rows: UsageGroupRow[]): UsageBreakdownRow[] {
   const byDay = new Map(rows.map((r) => [r.key, r]));
-  const end = Math.min(to.getTime(), Math.max(until.getTime(), from.getTime() + 1));
   const days: UsageBreakdownRow[] = [];
-  for (let t = from.getTime(); t < end; t += 86_400_000) {
+  for (let t = from.getTime(); t < to.getTime(); t += 86_400_000) {
     const key = new Date(t).toISOString().slice(0, 10);
     const row = byDay.get(key);
     days.push(row ? withRatio(row) : { key, label: key, runs: 0, requests: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0, reasoningTokens: 0, costUsd: 0, cacheHitRatio: null });
@@ -61,7 +60,7 @@ export class UsageService {
       byUser: byUser.map(withRatio),
       byWorkspace: byWorkspace.map(withRatio),
       byModel: byModel.map(withRatio),
-      byDay: allDays(range.from, range.to, now, byDay),
+      byDay: allDays(range.from, range.to, byDay),
     };
   }
 }

@@ -44,5 +44,5 @@ export class TeamUsageReportDto extends UsageDto implements TeamUsageReport<Date
   @ApiProperty({ type: [UsageBreakdownRowDto] }) byUser: UsageBreakdownRowDto[];
   @ApiProperty({ type: [UsageBreakdownRowDto] }) byWorkspace: UsageBreakdownRowDto[];
   @ApiProperty({ type: [UsageBreakdownRowDto], description: 'Runs from before model tracking report under "unknown"' }) byModel: UsageBreakdownRowDto[];
-  @ApiProperty({ type: [UsageBreakdownRowDto], description: 'Every day of the month up to today, oldest first' }) byDay: UsageBreakdownRowDto[];
+  @ApiProperty({ type: [UsageBreakdownRowDto], description: 'Every day of the month, days without runs included, oldest first' }) byDay: UsageBreakdownRowDto[];
 }

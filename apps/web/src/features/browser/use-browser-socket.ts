@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import type { BrowserActionEvent, BrowserFrameEvent, BrowserState, ClientToServerEvents, ServerToClientEvents } from '@h/contracts';
+import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
 
 export type BrowserSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type BrowserConnection = 'connecting' | 'live' | 'reconnecting' | 'failed';
@@ -34,7 +35,7 @@ export function useBrowserSocket(workspaceId: string, streams: BrowserStreams): 
 
   useEffect(() => {
     let closed = false;
-    const s: BrowserSocket = io({ path: '/api/socket.io', withCredentials: true, forceNew: true, reconnectionDelayMax: 4000 });
+    const s: BrowserSocket = io({ ...LIVE_SOCKET_OPTIONS, forceNew: true });
     const patch = (p: Partial<BrowserSocketState>) => !closed && setState((prev) => ({ ...prev, ...p }));
     setState({ socket: s, connection: 'connecting', state: null, error: null, userId: null });
     s.on('ready', (hello) => {

@@ -5,6 +5,7 @@ import type { ClientToServerEvents, ListResponse, Session, ServerToClientEvents 
 import { ACTIVE_RUN_STATUSES } from '@h/contracts/session-api';
 import { api } from '../../lib/api-client';
 import { applyAgentEvent, applyFilesChanged, currentAgentActivity, pruneAgentActivity, type AgentActivity, type AgentActivityState } from './agent-activity-state';
+import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
 
 type CollabSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -44,7 +45,7 @@ export function acquireAgentActivity(workspaceId: string): AgentActivityStore {
     return existing;
   }
   const followed = new Map<string, Followed>();
-  const socket: CollabSocket = io({ path: '/api/socket.io', withCredentials: true, reconnectionDelayMax: 4000 });
+  const socket: CollabSocket = io({ ...LIVE_SOCKET_OPTIONS });
   let closed = false;
   let poll: ReturnType<typeof setTimeout> | undefined;
   let clock: ReturnType<typeof setInterval> | undefined;

@@ -2,6 +2,7 @@
 
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, PresenceMember, PresenceState, ServerToClientEvents } from '@h/contracts';
+import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
 
 type CollabSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -36,7 +37,7 @@ export function acquirePresence(workspaceId: string): Store {
     existing.refs += 1;
     return existing;
   }
-  const socket: CollabSocket = io({ path: '/api/socket.io', withCredentials: true, reconnectionDelayMax: 4000 });
+  const socket: CollabSocket = io({ ...LIVE_SOCKET_OPTIONS });
   const store: Store = { refs: 1, file: null, snapshot: EMPTY, version: -1, listeners: new Set(), socket };
   stores.set(workspaceId, store);
   const set = (patch: Partial<PresenceSnapshot>) => {

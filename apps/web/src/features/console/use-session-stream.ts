@@ -5,6 +5,7 @@ import { io, type Socket } from 'socket.io-client';
 import { api, errorMessage } from '../../lib/api-client';
 import type { ClientToServerEvents, DeltaFrame, EventEnvelope, EventPage, ServerToClientEvents } from '@h/contracts';
 import { applyDelta, applyEvents, type ConsoleState, initialConsoleState } from './transcript-state';
+import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
 
 export type Connection = 'loading' | 'live' | 'reconnecting' | 'failed';
 
@@ -59,7 +60,7 @@ export function useSessionStream(sessionId: string): { state: ConsoleState; conn
     };
 
     const connect = () => {
-      const s: SessionSocket = io({ path: '/api/socket.io', withCredentials: true, reconnectionDelayMax: 4000 });
+      const s: SessionSocket = io({ ...LIVE_SOCKET_OPTIONS });
       socket = s;
       // The server authenticates a new connection asynchronously and says `ready` when done; a
       // subscribe sent on `connect` can arrive before that and be refused.

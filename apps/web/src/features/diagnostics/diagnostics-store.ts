@@ -3,6 +3,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type { Ack, ClientToServerEvents, LspCompletionList, LspHover, LspLocation, LspPosition, ServerToClientEvents } from '@h/contracts';
 import { diagnosticsReducer, initialDiagnostics, type DiagnosticsAction, type DiagnosticsState } from './diagnostics-state';
+import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
 
 type LspSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -34,7 +35,7 @@ function answer<T>(resolve: (value: T | null) => void) {
 }
 
 function create(workspaceId: string): Entry {
-  const socket: LspSocket = io({ path: '/api/socket.io', withCredentials: true, reconnectionDelayMax: 4000 });
+  const socket: LspSocket = io({ ...LIVE_SOCKET_OPTIONS });
   const listeners = new Set<() => void>();
   const dispatch = (action: DiagnosticsAction) => {
     store.state = diagnosticsReducer(store.state, action);

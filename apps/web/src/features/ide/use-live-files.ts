@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, FilesChangedEvent, ServerToClientEvents } from '@h/contracts';
+import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'failed';
 
@@ -19,7 +20,7 @@ export function useLiveFiles(workspaceId: string, onChange: (event: FilesChanged
 
   useEffect(() => {
     let subscribedOnce = false;
-    const socket: FilesSocket = io({ path: '/api/socket.io', withCredentials: true, reconnectionDelayMax: 4000 });
+    const socket: FilesSocket = io({ ...LIVE_SOCKET_OPTIONS });
     const subscribe = () =>
       socket.emit('files.subscribe', { workspaceId }, (ack) => {
         if (ack?.ok) {

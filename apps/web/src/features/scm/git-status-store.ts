@@ -5,6 +5,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, GitStatus, ServerToClientEvents } from '@h/contracts';
 import { ApiError, api } from '../../lib/api-client';
 import { scmPaths } from './scm-api';
+import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
 
 /** files.changed bursts (a checkout, the agent writing) become one status call. */
 const DEBOUNCE_MS = 300;
@@ -71,7 +72,7 @@ function start(workspaceId: string): () => void {
       reloadGitStatus(workspaceId);
     }, DEBOUNCE_MS);
   };
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({ path: '/api/socket.io', withCredentials: true, reconnectionDelayMax: 4000 });
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({ ...LIVE_SOCKET_OPTIONS });
   socket.on('ready', () => socket.emit('files.subscribe', { workspaceId }, () => undefined));
   socket.on('files.changed', (event) => event.workspaceId === workspaceId && soon());
   const visible = () => document.visibilityState === 'visible';

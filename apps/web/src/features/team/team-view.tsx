@@ -11,6 +11,7 @@ import { MembersSection } from './members-section';
 import { CustomProvidersSection } from '../settings/custom-providers-section';
 import { ProviderKeySection } from './provider-key-section';
 import { QuotasSection } from './quotas-section';
+import { UsageSection } from './usage-section';
 import { TokensSection } from './tokens-section';
 import { WorkspacesSection } from './workspaces-section';
 import { TeamSessionSearch } from './team-session-search';
@@ -50,6 +51,7 @@ export function TeamView({ teamId }: { teamId: string }) {
       <ProviderKeySection base={base} role={role} />
       <ProviderKeySection base={base} role={role} provider="anthropic" />
       <CustomProvidersSection base={base} role={role} />
+      <UsageSection base={base} role={role} />
       <QuotasSection base={base} />
       {/* The audit log is for admins and owners; others would get 403. */}
       {canManage(role) ? <AuditSection base={base} /> : null}

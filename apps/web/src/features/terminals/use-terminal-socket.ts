@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents, TerminalInfo } from '@h/contracts';
+import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
 
 /** The terminal socket, typed with the server's event maps (libs/contracts terminals.ts). */
 export type TerminalSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -30,7 +31,7 @@ export function useTerminalSocket(workspaceId: string): TerminalSocketState {
 
   useEffect(() => {
     let closed = false;
-    const s: TerminalSocket = io({ path: '/api/socket.io', withCredentials: true, forceNew: true, reconnectionDelayMax: 4000 });
+    const s: TerminalSocket = io({ ...LIVE_SOCKET_OPTIONS, forceNew: true });
     const patch = (p: Partial<TerminalSocketState>) => !closed && setState((prev) => ({ ...prev, ...p }));
     const list = () =>
       s.emit('terminal.list', { workspaceId }, (ack) => {

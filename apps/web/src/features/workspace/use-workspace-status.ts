@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents, WorkspaceStatusEvent } from '@h/contracts';
+import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
 
 /**
  * Setup progress of the given workspaces as it happens (`workspace.watch` → `workspace.status`
@@ -17,7 +18,7 @@ export function useWorkspaceStatus(workspaceIds: string[], onChange: (event: Wor
   useEffect(() => {
     if (!key) return;
     const ids = key.split(',');
-    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({ path: '/api/socket.io', withCredentials: true, forceNew: true, reconnectionDelayMax: 4000 });
+    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({ ...LIVE_SOCKET_OPTIONS, forceNew: true });
     // The answer says the status now: a setup that ended before the watch (or while reconnecting) counts too.
     socket.on('ready', () => {
       for (const workspaceId of ids) {
