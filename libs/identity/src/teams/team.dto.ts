@@ -71,13 +71,15 @@ export class AuditQueryDto {
   @IsUUID()
   actorUserId?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-12-01T00:00:00.000Z', description: 'Entries at or after this time' })
+  @ApiPropertyOptional({ format: 'date-time', maxLength: 40, example: '2026-12-01T00:00:00.000Z', description: 'Entries at or after this time' })
   @IsOptional()
+  @MaxLength(40)
   @IsISO8601({ strict: true })
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-12-08T00:00:00.000Z', description: 'Entries before this time' })
+  @ApiPropertyOptional({ format: 'date-time', maxLength: 40, example: '2026-12-08T00:00:00.000Z', description: 'Entries before this time' })
   @IsOptional()
+  @MaxLength(40)
   @IsISO8601({ strict: true })
   to?: string;
 }
