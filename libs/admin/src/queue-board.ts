@@ -6,8 +6,10 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import type { Application, NextFunction, Request, Response } from 'express';
+import { AppConfig } from '@h/config';
 import { QUEUE_BOARD_PATH } from '@h/contracts';
-import { InstanceAdminMiddleware } from '@h/identity';
+import { CSRF_HEADER } from '@h/http';
+import { type AuthedRequest, InstanceAdminMiddleware } from '@h/identity';
 import { QueueName } from '@h/jobs';
 
 /**
@@ -17,6 +19,20 @@ import { QueueName } from '@h/jobs';
  */
 function bodyAlreadyRead(req: Request, _res: Response, next: NextFunction): void {
   if (req.body !== undefined) (req as Request & { _body?: boolean })._body = true;
+  next();
+}
+
+// Bull Board's page sends its writes (pause, retry, clean) with axios, which echoes a cookie named
+// XSRF-TOKEN as the X-XSRF-TOKEN header on same-origin requests and knows nothing of H's names. The
+// board's pages get H's CSRF token under axios' cookie name (path-scoped to the board), and the
+// header axios sends is read as H's own, so the same double-submit check applies to the board's
+// writes; a cross-site request can read neither cookie.
+const BOARD_CSRF_COOKIE = 'XSRF-TOKEN';
+const BOARD_CSRF_HEADER = 'x-xsrf-token';
+
+function boardCsrfHeader(req: Request, _res: Response, next: NextFunction): void {
+  const sent = req.headers[BOARD_CSRF_HEADER];
+  if (req.headers[CSRF_HEADER] === undefined && typeof sent === 'string') req.headers[CSRF_HEADER] = sent;
   next();
 }
 
@@ -34,6 +50,7 @@ export class QueueBoard implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly moduleRef: ModuleRef,
     private readonly guard: InstanceAdminMiddleware,
+    private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -45,6 +62,12 @@ export class QueueBoard implements OnModuleInit {
     const queues = Object.values(QueueName).map((name) => new BullMQAdapter(this.moduleRef.get<Queue>(getQueueToken(name), { strict: false })));
     createBullBoard({ queues, serverAdapter: board, options: { uiConfig: { boardTitle: 'H queues' } } });
     const app = http.getInstance<Application>();
-    app.use(QUEUE_BOARD_PATH, this.guard.handle, bodyAlreadyRead, board.getRouter());
+    const csrfCookie = (req: AuthedRequest, res: Response, next: NextFunction) => {
+      if (req.method === 'GET' && req.principal?.kind === 'user') {
+        res.cookie(BOARD_CSRF_COOKIE, req.principal.csrfToken, { sameSite: 'lax', secure: this.config.secureCookies, path: QUEUE_BOARD_PATH, httpOnly: false });
+      }
+      next();
+    };
+    app.use(QUEUE_BOARD_PATH, boardCsrfHeader, this.guard.handle, csrfCookie, bodyAlreadyRead, board.getRouter());
   }
 }

@@ -92,6 +92,26 @@ describe('web instance admin and audit log', () => {
     await admin.getByText('agent', { exact: true }).first().waitFor();
     await screenshot(admin, 'queue-board');
 
+    // The board's own Pause: its axios write carries H's CSRF token (XSRF-TOKEN / X-XSRF-TOKEN).
+    const isPaused = async () =>
+      ((await (await admin.request.get(`${QUEUE_BOARD_PATH}/api/queues`)).json()) as { queues: { name: string; isPaused: boolean }[] }).queues.find((q) => q.name === 'agent')?.isPaused;
+    await admin.goto(`${QUEUE_BOARD_PATH}/queue/agent`);
+    try {
+      await admin.locator('button[aria-haspopup="menu"]').first().click();
+      await admin.getByRole('menuitem', { name: 'Pause' }).click();
+      const confirm = admin.getByRole('button', { name: 'Confirm' });
+      if (await confirm.isVisible()) await confirm.click();
+      await admin.waitForFunction(async (path) => {
+        const res = await fetch(`${path}/api/queues`);
+        return ((await res.json()) as { queues: { name: string; isPaused: boolean }[] }).queues.some((q) => q.name === 'agent' && q.isPaused);
+      }, QUEUE_BOARD_PATH);
+      expect(await isPaused()).toBe(true);
+    } finally {
+      const xsrf = (await adminBrowser.context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+      await admin.request.put(`${QUEUE_BOARD_PATH}/api/queues/agent/resume`, { headers: { 'x-xsrf-token': xsrf } });
+    }
+    expect(await isPaused()).toBe(false);
+
     // The owner's audit log: an invitation and two tokens give entries of three kinds.
     const headers = await csrfHeader(owner);
     expect((await owner.request.post(`/api/v1/teams/${teamId}/members`, { data: { role: 'viewer' }, headers })).status()).toBe(201);

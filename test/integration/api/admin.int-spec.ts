@@ -142,6 +142,23 @@ describe('instance admin views', () => {
       expect((await admin.put(`${QUEUE_BOARD_PATH}/api/queues/workspace/resume`)).status).toBe(200);
       expect(await isPaused()).toBe(false);
     });
+
+    it("should give the board's page the CSRF token under axios' names and take it back in X-XSRF-TOKEN", async () => {
+      const admin = f.instanceAdmin.client;
+      await admin.get(QUEUE_BOARD_PATH);
+      const xsrf = admin.cookies.get('XSRF-TOKEN');
+      expect(xsrf).toBe(admin.cookies.get('h_csrf'));
+      admin.sendCsrf = false;
+      try {
+        const pause = `${QUEUE_BOARD_PATH}/api/queues/agent/pause`;
+        const wrong = await admin.request('PUT', pause, '{}', { 'x-xsrf-token': 'not-the-token' });
+        expect([wrong.status, errorCode(wrong)]).toEqual([403, 'CSRF_FAILED']);
+        expect((await admin.request('PUT', pause, '{}', { 'x-xsrf-token': xsrf as string })).status).toBe(200);
+        expect((await admin.request('PUT', `${QUEUE_BOARD_PATH}/api/queues/agent/resume`, '{}', { 'x-xsrf-token': xsrf as string })).status).toBe(200);
+      } finally {
+        admin.sendCsrf = true;
+      }
+    });
   });
 
   describe('team audit log filters', () => {
