@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { AdminModule } from '@h/admin';
 import { BrowserModule } from '@h/browser';
 import { ChangesModule } from '@h/changes';
 import { AppConfig, ConfigModule } from '@h/config';
@@ -57,6 +58,7 @@ export class AppModule {
         McpServerModule,
         BrowserModule,
         MemoryApiModule,
+        AdminModule,
       ],
       controllers: [HealthController, MetricsController],
     };

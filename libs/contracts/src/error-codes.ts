@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   CSRF_FAILED: { status: 403, description: 'A cookie-authenticated write without the matching x-csrf-token header.' },
   INSUFFICIENT_SCOPE: { status: 403, description: 'The API token lacks the scope this needs; the message names it (read, run, write, admin).' },
   TOKEN_NOT_ALLOWED: { status: 403, description: 'API tokens cannot use this route.' },
+  INSTANCE_ADMIN_ONLY: { status: 403, description: "Only the instance's admins (its first account) may use this: the admin pages and the queue board." },
   TOKEN_WORKSPACE_BOUND: { status: 403, description: 'A workspace-bound API token used a team-wide route.' },
   TOKEN_NOT_WORKSPACE_BOUND: { status: 403, description: 'The MCP endpoint needs an API token bound to one workspace (a team-wide token or a browser session cannot pick the workspace its tools act on).' },
   SIGNUP_DISABLED: { status: 403, description: 'Sign-up is turned off on this instance.' },

@@ -26,3 +26,4 @@ export * from './memory';
 export * from './session-search';
 export * from './budget';
 export * from './knowledge-graph';
+export * from './admin-api';

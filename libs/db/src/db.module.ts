@@ -7,6 +7,7 @@ import { EgressLogRepository } from './repositories/egress-log.repository';
 import { EventBusRepository } from './repositories/event-bus.repository';
 import { EventRepository } from './repositories/event.repository';
 import { H2cTaskRepository } from './repositories/h2c-task.repository';
+import { InstanceRepository } from './repositories/instance.repository';
 import { PermissionRepository } from './repositories/permission.repository';
 import { RunRepository } from './repositories/run.repository';
 import { TeamBudgetRepository } from './repositories/team-budget.repository';
@@ -35,6 +36,7 @@ import { SessionSearchRepository } from './repositories/session-search.repositor
 
 const repositories = [
   H2cTaskRepository,
+  InstanceRepository,
   McpServerRepository,
   MemoryRepository,
   SessionSearchRepository,

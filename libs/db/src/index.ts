@@ -3,6 +3,7 @@ export * from './prisma.service';
 export * from './redis.service';
 export * from './repositories/audit.repository';
 export * from './repositories/team-budget.repository';
+export * from './repositories/instance.repository';
 export * from './repositories/egress-log.repository';
 export * from './repositories/auth-session.repository';
 export * from './repositories/api-token.repository';

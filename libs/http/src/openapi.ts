@@ -14,6 +14,8 @@ export const SCOPE_EXTENSION = 'x-required-scope';
 export const PUBLIC_EXTENSION = 'x-public';
 /** Operation extension: browser sessions only, API tokens refused (@UserOnly). */
 export const USER_ONLY_EXTENSION = 'x-user-only';
+/** Operation extension: the instance's admins only, in a browser session (@InstanceAdmin). */
+export const INSTANCE_ADMIN_EXTENSION = 'x-instance-admin';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -63,6 +65,7 @@ function documentAuth(document: OpenAPIObject): void {
       op.security = [{ cookie: [] }];
       delete ext[SCOPE_EXTENSION];
       line = 'Browser session (cookie) only: API tokens get 403 `TOKEN_NOT_ALLOWED`.';
+      if (ext[INSTANCE_ADMIN_EXTENSION]) line += " Instance admins only: others get 403 `INSTANCE_ADMIN_ONLY`.";
     } else {
       const scope = ext[SCOPE_EXTENSION] as TokenScope | undefined;
       if (!scope) continue; // undeclared: the openapi spec names it; the guard asks tokens for admin

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { TeamRepository } from '@h/db';
 import { AccessService } from './access/access.service';
 import { AuthGuard } from './access/auth.guard';
+import { InstanceAdminMiddleware } from './access/instance-admin.middleware';
 import { ResourceResolverRegistry } from './access/resource-resolver.registry';
 import { AuditService } from './audit/audit.service';
 import { AuthController } from './auth/auth.controller';
@@ -23,6 +24,7 @@ import { TokenService } from './tokens/token.service';
     AccessService,
     AuditService,
     AuthService,
+    InstanceAdminMiddleware,
     MeService,
     PasswordService,
     ResourceResolverRegistry,
@@ -32,7 +34,7 @@ import { TokenService } from './tokens/token.service';
     TokenService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AccessService, AuditService, AuthService, ResourceResolverRegistry, TeamQuotaService],
+  exports: [AccessService, AuditService, AuthService, InstanceAdminMiddleware, ResourceResolverRegistry, TeamQuotaService],
 })
 export class IdentityModule implements OnModuleInit {
   constructor(

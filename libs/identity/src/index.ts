@@ -2,6 +2,7 @@ export * from './identity.module';
 export * from './access/access.decorators';
 export * from './access/access.service';
 export * from './access/auth.guard';
+export * from './access/instance-admin.middleware';
 export * from './access/principal';
 export * from './access/resource-resolver.registry';
 export * from './audit/audit.service';

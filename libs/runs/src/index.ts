@@ -14,3 +14,4 @@ export * from './session-factory.service';
 export * from './run-result.service';
 export * from './run-diff';
 export * from './delegation.service';
+export * from './budget/budget-month';

@@ -46,7 +46,10 @@ describe('bad values in every position of every documented operation', () => {
     await drop?.();
   });
 
-  const actorFor = (key: string): Person | null => (ROUTES[key].access.kind === 'public' ? null : f.owner);
+  const actorFor = (key: string): Person | null => {
+    const kind = ROUTES[key].access.kind;
+    return kind === 'public' ? null : kind === 'instance-admin' ? f.instanceAdmin : f.owner;
+  };
   const clientFor = (key: string, req: RouteRequest) => req.client ?? actorFor(key)?.client ?? new HttpClient(stack.url);
 
   async function send(key: string, req: RouteRequest, path: string, body: string | undefined): Promise<Answer> {

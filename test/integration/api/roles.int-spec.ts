@@ -120,12 +120,25 @@ describe('access control on every route', () => {
       expect(errorCode(res)).toBe('UNAUTHENTICATED');
     });
 
-    if (access.kind === 'user-only' || (access.kind === 'team' && access.userOnly)) {
+    if (access.kind === 'user-only' || access.kind === 'instance-admin' || (access.kind === 'team' && access.userOnly)) {
       it('should answer 403 TOKEN_NOT_ALLOWED to an admin-scoped token of an owner when the route is for signed-in users', async () => {
         const res = await sendRoute(bearerClient(stack.url, (await adminToken()).secret), key, spec, await spec.prepare(f, f.owner));
         seen.push({ key, who: 'admin token', status: res.status, text: res.text.slice(0, 200) });
         expect({ status: res.status, code: errorCode(res) }).toEqual({ status: 403, code: 'TOKEN_NOT_ALLOWED' });
       });
+    }
+
+    if (access.kind === 'instance-admin') {
+      it('should answer 403 INSTANCE_ADMIN_ONLY to a team owner and an outsider, and succeed for an instance admin', async () => {
+        const refused = [await call(key, spec, 'owner', f.owner), await call(key, spec, 'outsider', f.outsider)];
+        expect(refused.map((res) => [res.status, errorCode(res)])).toEqual([
+          [403, 'INSTANCE_ADMIN_ONLY'],
+          [403, 'INSTANCE_ADMIN_ONLY'],
+        ]);
+        const res = await call(key, spec, 'instance admin', f.instanceAdmin);
+        expect({ status: res.status, text: res.text.slice(0, 200) }).toMatchObject({ status: spec.success });
+      });
+      return;
     }
 
     if (access.kind === 'authenticated' || access.kind === 'user-only') {

@@ -22,6 +22,12 @@ export type RouteAccess =
   /** Signed-in users only; API tokens get 403 TOKEN_NOT_ALLOWED. */
   | { kind: 'user-only' }
   /**
+   * The instance admin pages (@InstanceAdmin): an instance admin's browser session succeeds (the
+   * fixture's `instanceAdmin`); API tokens get 403 TOKEN_NOT_ALLOWED, everyone else signed in 403
+   * INSTANCE_ADMIN_ONLY, team owners included.
+   */
+  | { kind: 'instance-admin' }
+  /**
    * Touches one team's data: non-members get 404, members below `minRole` get 403. An API token
    * needs `scope`; without one, the role's usual scope (DEFAULT_SCOPE: viewer → read, member →
    * write, admin and owner → admin). Routes that only drive the agent say `run`.
@@ -553,8 +559,11 @@ export const ROUTES: Record<string, RouteSpec> = {
   'GET /api/v1/teams/{teamId}/audit': {
     access: { kind: 'team', minRole: 'admin', why: 'the audit log shows who did what: admins only' },
     success: 200,
-    prepare: async (f) => ({ params: team(f), query: '?limit=10' }),
+    prepare: async (f) => ({ params: team(f), query: `?limit=10&action=member&actorUserId=${f.owner.userId}&from=2020-01-01T00:00:00.000Z` }),
   },
+  'GET /api/v1/admin/teams': { access: { kind: 'instance-admin' }, success: 200, prepare: async () => ({ params: {} }) },
+  'GET /api/v1/admin/sandboxes': { access: { kind: 'instance-admin' }, success: 200, prepare: async () => ({ params: {} }) },
+  'GET /api/v1/admin/quotas': { access: { kind: 'instance-admin' }, success: 200, prepare: async () => ({ params: {} }) },
   'GET /api/v1/teams/{teamId}/tokens': {
     access: { kind: 'team', minRole: 'member', userOnly: true, why: 'token names and scopes are for those who may create tokens' },
     success: 200,

@@ -21,6 +21,8 @@ export interface TeamFixture {
   member: Person;
   viewer: Person;
   outsider: Person;
+  /** A signed-up person in no team of the fixture who is an instance admin (User.isInstanceAdmin). */
+  instanceAdmin: Person;
   outsiderTeamId: string;
   workspaceId: string;
   byRole(role: Role): Person;
@@ -64,16 +66,29 @@ export async function addPerson(url: string, owner: Person, teamId: string, role
 export async function teamWithRoles(url: string, tag = 'roles'): Promise<TeamFixture> {
   const owner = await signedUpClient(url, `${tag}-owner`);
   const teamId = await createTeam(owner, `${tag} team`);
-  const [admin, member, viewer, outsider] = await Promise.all([
+  const [admin, member, viewer, outsider, instanceAdmin] = await Promise.all([
     addPerson(url, owner, teamId, 'admin', `${tag}-admin`),
     addPerson(url, owner, teamId, 'member', `${tag}-member`),
     addPerson(url, owner, teamId, 'viewer', `${tag}-viewer`),
     signedUpClient(url, `${tag}-outsider`),
+    signedUpInstanceAdmin(url, `${tag}-instance-admin`),
   ]);
+  // The first account of a fresh test database is its instance admin; the fixture's people are not.
+  await sql('UPDATE "User" SET "isInstanceAdmin" = false WHERE id = ANY($1::uuid[])', [[owner, admin, member, viewer, outsider].map((p) => p.userId)]);
   const outsiderTeamId = await createTeam(outsider, `${tag} other team`);
   const workspaceId = await createWorkspace(owner, teamId, `${tag}-ws`);
   const people = { owner, admin, member, viewer };
-  return { url, teamId, owner, admin, member, viewer, outsider, outsiderTeamId, workspaceId, byRole: (r) => people[r] };
+  return { url, teamId, owner, admin, member, viewer, outsider, instanceAdmin, outsiderTeamId, workspaceId, byRole: (r) => people[r] };
+}
+
+/**
+ * A new account made an instance admin. Only the instance's first account is one, and which
+ * account came first in a shared test database is chance, so the flag is set directly.
+ */
+export async function signedUpInstanceAdmin(url: string, tag: string): Promise<Person> {
+  const person = await signedUpClient(url, tag);
+  await sql('UPDATE "User" SET "isInstanceAdmin" = true WHERE id = $1', [person.userId]);
+  return person;
 }
 
 /** A second, independent browser session of an existing account. */

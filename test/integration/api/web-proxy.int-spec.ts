@@ -1,6 +1,8 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { QUEUE_BOARD_PATH } from '@h/contracts';
 import { startStack, TestStack } from '../../support/api-harness';
+import { signedUpInstanceAdmin } from './team-fixture';
 
 interface Seen {
   method: string;
@@ -49,6 +51,18 @@ describe('web proxy', () => {
       bodies.map(([, body]) => ({ method: 'POST', url: '/teams/new?x=1', body })),
     );
     expect((await fetch(`${stack.url}/login`)).status).toBe(200);
+  });
+
+  it("should serve the queue board's page and static files from the api, never the web app, with the proxy on", async () => {
+    const admin = await signedUpInstanceAdmin(stack.url, 'proxy-board');
+    const before = seen.length;
+    const page = await admin.client.get(QUEUE_BOARD_PATH);
+    expect(page.status).toBe(200);
+    const asset = /src="(static\/[^"]+\.js)"/.exec(page.text)?.[1];
+    expect(asset).toBeDefined();
+    const script = await admin.client.get(`${QUEUE_BOARD_PATH}/${asset}`);
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, expect.stringMatching(/javascript/)]);
+    expect(seen.length).toBe(before);
   });
 
   it('should keep /api for the api: unknown api paths are 404 JSON and never reach the web app', async () => {

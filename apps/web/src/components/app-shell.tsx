@@ -34,7 +34,7 @@ export function AppShell({ children }: { children: ReactNode }) {
 
   return (
     <SessionContext.Provider value={session}>
-      <TopBar user={session.me.user} />
+      <TopBar user={session.me.user} instanceAdmin={session.me.instanceAdmin === true} />
       <main className="page">{children}</main>
     </SessionContext.Provider>
   );

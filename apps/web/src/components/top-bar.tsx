@@ -5,7 +5,7 @@ import { signOut } from '../lib/api-client';
 import type { User } from '@h/contracts';
 import { useAction } from '../lib/use-action';
 
-export function TopBar({ user }: { user: User }) {
+export function TopBar({ user, instanceAdmin = false }: { user: User; instanceAdmin?: boolean }) {
   const logout = useAction();
 
   const onLogout = () => logout.run(signOut);
@@ -20,6 +20,8 @@ export function TopBar({ user }: { user: User }) {
       </Link>
       <nav aria-label="Main" className="top-nav">
         <Link href="/teams">Teams</Link>
+        {/* The instance page is for instance admins only; the api refuses everyone else. */}
+        {instanceAdmin ? <Link href="/admin">Instance</Link> : null}
       </nav>
       <div className="top-user">
         <span className="top-user-name" title={user.email} data-testid="current-user">

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBasicAuth, ApiCookieAuth, ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiNotFoundResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { TeamRoleName } from '@h/db';
-import { ErrorResponseDto, PUBLIC_EXTENSION, SCOPE_EXTENSION, USER_ONLY_EXTENSION } from '@h/http';
+import { ErrorResponseDto, INSTANCE_ADMIN_EXTENSION, PUBLIC_EXTENSION, SCOPE_EXTENSION, USER_ONLY_EXTENSION } from '@h/http';
 import { type AccessGrant, defaultScopeFor, type Principal, type TokenScope } from './principal';
 
 export const PUBLIC_KEY = 'h:public';
@@ -11,6 +11,8 @@ export const USER_ONLY_KEY = 'h:user-only';
 export const SCOPE_KEY = 'h:scope';
 /** The route also takes an API token as the password of `Authorization: Basic` (h2c clients). */
 export const BASIC_KEY = 'h:basic';
+/** The route is for the instance's admins (User.isInstanceAdmin), signed in in the browser. */
+export const INSTANCE_ADMIN_KEY = 'h:instance-admin';
 
 export interface AccessRequirement {
   /** Resource kind registered with ResourceResolverRegistry, e.g. 'team' or 'workspace'. */
@@ -71,6 +73,24 @@ export function UserOnly() {
     ApiCookieAuth('cookie'),
     ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'Not signed in' }),
     ApiForbiddenResponse({ type: ErrorResponseDto, description: 'API tokens cannot use this route' }),
+  );
+}
+
+/**
+ * The instance's admins only (the first account; User.isInstanceAdmin), in a browser session:
+ * API tokens get 403 TOKEN_NOT_ALLOWED (a token belongs to one team, these routes see them all),
+ * other signed-in people 403 INSTANCE_ADMIN_ONLY. 403 rather than 404, as for a member below a
+ * team route's role: these routes exist on every instance, so there is nothing to hide.
+ */
+export function InstanceAdmin() {
+  return applyDecorators(
+    SetMetadata(USER_ONLY_KEY, true),
+    SetMetadata(INSTANCE_ADMIN_KEY, true),
+    ApiExtension(USER_ONLY_EXTENSION, true),
+    ApiExtension(INSTANCE_ADMIN_EXTENSION, true),
+    ApiCookieAuth('cookie'),
+    ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'Not signed in' }),
+    ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not an instance admin (INSTANCE_ADMIN_ONLY), or an API token (TOKEN_NOT_ALLOWED)' }),
   );
 }
 

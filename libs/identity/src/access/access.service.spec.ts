@@ -10,7 +10,7 @@ const WS_A = '33333333-3333-4333-8333-333333333333';
 const WS_B = '44444444-4444-4444-8444-444444444444';
 const USER = 'user-1';
 
-function setup(roles: Record<string, TeamRoleName>) {
+function setup(roles: Record<string, TeamRoleName>, instanceAdmins: string[] = []) {
   const teams = { findRole: async (teamId: string, userId: string) => roles[`${teamId}/${userId}`] ?? null } as unknown as TeamRepository;
   const registry = new ResourceResolverRegistry();
   const looked: string[] = [];
@@ -19,7 +19,7 @@ function setup(roles: Record<string, TeamRoleName>) {
     return id === WS_A || id === WS_B ? { teamId: TEAM, workspaceId: id } : null;
   });
   registry.register('team', async (id) => (id === TEAM || id === OTHER_TEAM ? { teamId: id, workspaceId: null } : null));
-  return { access: new AccessService(teams, registry), looked };
+  return { access: new AccessService(teams, registry, { findById: async (id: string) => ({ id, isInstanceAdmin: instanceAdmins.includes(id) }) } as never), looked };
 }
 
 const user: Principal = { kind: 'user', userId: USER, sessionId: 's', csrfToken: 'c' };
@@ -35,6 +35,17 @@ const token = (over: Partial<TokenPrincipal> = {}): TokenPrincipal => ({
 
 
 describe(AccessService.name, () => {
+  it('should let an instance admin through and refuse others with INSTANCE_ADMIN_ONLY when a route is for instance admins', async () => {
+    await expect(setup({}, [USER]).access.requireInstanceAdmin(user)).resolves.toBeUndefined();
+    const err = await refusal(setup({}).access.requireInstanceAdmin(user));
+    expect([err.status, err.code]).toEqual([403, 'INSTANCE_ADMIN_ONLY']);
+  });
+
+  it("should refuse an instance admin's API token with TOKEN_NOT_ALLOWED when a route is for instance admins", async () => {
+    const err = await refusal(setup({}, [USER]).access.requireInstanceAdmin(token({ scopes: ['admin'] })));
+    expect([err.status, err.code]).toEqual([403, 'TOKEN_NOT_ALLOWED']);
+  });
+
   it('should grant a member their own role on a resource of their team', async () => {
     const { access } = setup({ [`${TEAM}/${USER}`]: 'admin' });
     await expect(access.check(user, 'workspace', WS_A, 'member')).resolves.toEqual({ teamId: TEAM, workspaceId: WS_A, role: 'admin' });

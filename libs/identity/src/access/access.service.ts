@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TeamRepository, TeamRoleName } from '@h/db';
+import { TeamRepository, TeamRoleName, UserRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, defaultScopeFor, lowerRole, Principal, requireScope, roleAtLeast, scopeCeiling, type TokenScope } from './principal';
 import { ResourceResolverRegistry } from './resource-resolver.registry';
@@ -11,7 +11,15 @@ export class AccessService {
   constructor(
     private readonly teams: TeamRepository,
     private readonly resolvers: ResourceResolverRegistry,
+    private readonly users: UserRepository,
   ) {}
+
+  /** Refuses anyone but an instance admin in a browser session (see @InstanceAdmin). */
+  async requireInstanceAdmin(principal: Principal): Promise<void> {
+    if (principal.kind === 'token') throw AppException.forbidden('API tokens cannot use the instance admin pages; sign in in the browser.', 'TOKEN_NOT_ALLOWED');
+    const user = await this.users.findById(principal.userId);
+    if (!user?.isInstanceAdmin) throw AppException.forbidden("Only the instance's admins may use this.", 'INSTANCE_ADMIN_ONLY');
+  }
 
   /** The caller's effective role in a team, or null when they are not a member. */
   async effectiveRole(principal: Principal, teamId: string): Promise<TeamRoleName | null> {

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { AppException, CSRF_HEADER, SESSION_COOKIE } from '@h/http';
 import { AuthService } from '../auth/auth.service';
 import { safeEqual } from '../auth/secrets';
-import { ACCESS_KEY, AccessRequirement, BASIC_KEY, PUBLIC_KEY, SCOPE_KEY, USER_ONLY_KEY } from './access.decorators';
+import { ACCESS_KEY, AccessRequirement, BASIC_KEY, INSTANCE_ADMIN_KEY, PUBLIC_KEY, SCOPE_KEY, USER_ONLY_KEY } from './access.decorators';
 import { AccessService } from './access.service';
 import { type AccessGrant, type Principal, requireScope, type TokenScope } from './principal';
 
@@ -35,6 +35,17 @@ export function apiTokenFrom(header: string | undefined, basic: boolean): string
   return bearerFrom(header) ?? (basic ? basicPasswordFrom(header) : undefined);
 }
 
+/** Cookie-authenticated writes must echo the session's CSRF token (the h_csrf cookie) in a header. */
+export function requireCsrf(req: Request, principal: Principal): void {
+  if (principal.kind !== 'user' || SAFE_METHODS.has(req.method)) return;
+  const sent = req.headers[CSRF_HEADER];
+  if (typeof sent !== 'string' || !safeEqual(sent, principal.csrfToken)) {
+    throw AppException.forbidden(`Missing or wrong ${CSRF_HEADER} header: send the value of the h_csrf cookie with every write.`, 'CSRF_FAILED');
+  }
+}
+
+export const tokenNotAllowed = () => AppException.forbidden('API tokens cannot use this route; sign in in the browser.', 'TOKEN_NOT_ALLOWED');
+
 // Global guard: every route is authenticated unless marked @Public(); cookie-authenticated writes
 // must echo the CSRF token; API tokens must hold the route's scope (@Access / @Authenticated say
 // which; a route that says none needs admin, so a forgotten declaration fails closed); team-scoped
@@ -63,18 +74,9 @@ export class AuthGuard implements CanActivate {
     }
     req.principal = principal;
 
-    if (principal.kind === 'user' && !SAFE_METHODS.has(req.method)) {
-      const sent = req.headers[CSRF_HEADER];
-      if (typeof sent !== 'string' || !safeEqual(sent, principal.csrfToken)) {
-        throw AppException.forbidden(
-          `Missing or wrong ${CSRF_HEADER} header: send the value of the h_csrf cookie with every write.`,
-          'CSRF_FAILED',
-        );
-      }
-    }
-    if (principal.kind === 'token' && this.reflector.getAllAndOverride<boolean>(USER_ONLY_KEY, targets)) {
-      throw AppException.forbidden('API tokens cannot use this route; sign in in the browser.', 'TOKEN_NOT_ALLOWED');
-    }
+    requireCsrf(req, principal);
+    if (principal.kind === 'token' && this.reflector.getAllAndOverride<boolean>(USER_ONLY_KEY, targets)) throw tokenNotAllowed();
+    if (this.reflector.getAllAndOverride<boolean>(INSTANCE_ADMIN_KEY, targets)) await this.access.requireInstanceAdmin(principal);
     const scope = this.reflector.getAllAndOverride<TokenScope>(SCOPE_KEY, targets) ?? 'admin';
     requireScope(principal, scope);
     const requirement = this.reflector.getAllAndOverride<AccessRequirement>(ACCESS_KEY, targets);

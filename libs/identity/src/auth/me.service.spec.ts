@@ -17,7 +17,7 @@ function service(): MeService {
     listForUser: async () => teamsOfAnn.map((t) => ({ ...t })),
     findRole: async (teamId: string) => teamsOfAnn.find((t) => t.id === teamId)?.role ?? null,
   } as unknown as TeamRepository;
-  return new MeService(users, teams, new AccessService(teams, new ResourceResolverRegistry()));
+  return new MeService(users, teams, new AccessService(teams, new ResourceResolverRegistry(), users));
 }
 
 const token = (scopes: string[]): TokenPrincipal => ({ kind: 'token', userId: 'ann', tokenId: 'tok', teamId: 't-1', workspaceId: null, scopes });

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { AUDIT_PAGE } from '@h/contracts';
 import { ErrorResponseDto } from '@h/http';
 import { Access, ClientIp, CurrentAccess, CurrentPrincipal, UserOnly } from '../access/access.decorators';
 import type { AccessGrant, Principal } from '../access/principal';
@@ -95,8 +96,8 @@ export class TeamController {
 
   @Get(':teamId/audit')
   @Access('team', 'teamId', 'admin')
-  @ApiOkResponse({ type: AuditListDto, description: 'Newest first' })
+  @ApiOkResponse({ type: AuditListDto, description: `Newest first, at most ${AUDIT_PAGE.max} a page; filter by action, person and time, page with before = nextCursor` })
   listAudit(@CurrentAccess() access: AccessGrant, @Query() query: AuditQueryDto): Promise<AuditListDto> {
-    return this.teams.auditEntries(access, query.limit, query.before);
+    return this.teams.auditEntries(access, query);
   }
 }

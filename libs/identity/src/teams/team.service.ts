@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { AUDIT_PAGE } from '@h/contracts';
 import { AuditRepository, TeamRepository, TeamRoleName } from '@h/db';
 import { AppException } from '@h/http';
 import { randomSecret } from '../auth/secrets';
 import { AuditService } from '../audit/audit.service';
 import { AccessGrant, Principal } from '../access/principal';
 import { assertCanGrant } from './member-rules';
-import type { AuditListDto, MemberDto, MemberListDto, TeamDto, TeamListDto } from './team.dto';
+import type { AuditListDto, AuditQueryDto, MemberDto, MemberListDto, TeamDto, TeamListDto } from './team.dto';
 
 function slugify(name: string): string {
   // NFKD splits "É" into "E" + a combining accent; dropping the marks keeps the letter ("equipe",
@@ -76,9 +77,20 @@ export class TeamService {
     await this.audit.byPrincipal(principal, { action: 'member.remove', teamId: access.teamId, targetType: 'user', targetId: userId, ip });
   }
 
-  async auditEntries(access: AccessGrant, limit = 50, before?: string): Promise<AuditListDto> {
-    const rows = await this.auditLog.listForTeam(access.teamId, { limit, before: before ? BigInt(before) : undefined });
-    return { items: rows.map(({ teamId: _t, ...rest }) => rest) };
+  /** One page of the team's audit log, newest first; `nextCursor` is set while older entries may follow. */
+  async auditEntries(access: AccessGrant, query: AuditQueryDto): Promise<AuditListDto> {
+    const limit = query.limit ?? AUDIT_PAGE.default;
+    // One more than asked says whether an older page exists, without a count.
+    const rows = await this.auditLog.listForTeam(access.teamId, {
+      limit: limit + 1,
+      before: query.before ? BigInt(query.before) : undefined,
+      action: query.action,
+      actorUserId: query.actorUserId,
+      from: query.from ? new Date(query.from) : undefined,
+      to: query.to ? new Date(query.to) : undefined,
+    });
+    const page = rows.slice(0, limit);
+    return { items: page.map(({ teamId: _t, ...rest }) => rest), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
   }
 
   private refusal(reason: 'not_found' | 'last_owner'): AppException {

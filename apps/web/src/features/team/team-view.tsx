@@ -3,9 +3,10 @@
 import Link from 'next/link';
 import { Unavailable } from '../../components/unavailable';
 import type { ListResponse, Team, WorkspaceResponse as Workspace } from '@h/contracts';
-import { canWrite, ROLE_LABELS } from '../../lib/roles';
+import { canManage, canWrite, ROLE_LABELS } from '../../lib/roles';
 import { useApiQuery } from '../../lib/use-api-query';
 import { useDocumentTitle } from '../../lib/use-poll-while';
+import { AuditSection } from './audit-section';
 import { MembersSection } from './members-section';
 import { CustomProvidersSection } from '../settings/custom-providers-section';
 import { ProviderKeySection } from './provider-key-section';
@@ -52,6 +53,8 @@ export function TeamView({ teamId }: { teamId: string }) {
       <CustomProvidersSection base={base} role={role} />
       <UsageSection base={base} role={role} />
       <QuotasSection base={base} />
+      {/* The audit log is for admins and owners; others would get 403. */}
+      {canManage(role) ? <AuditSection base={base} /> : null}
     </>
   );
 }
