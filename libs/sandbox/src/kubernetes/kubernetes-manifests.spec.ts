@@ -97,14 +97,14 @@ describe('Kubernetes sandbox manifests', () => {
   });
 
   it('should let a network-enabled sandbox reach only the egress proxy and the cluster DNS', () => {
-    const policy = buildEgressPolicy({ name: 'p', podName: record.name, labels: {}, proxyPodLabels: { 'app.kubernetes.io/component': 'egress-proxy' }, proxyNamespace: 'h' });
+    const policy = buildEgressPolicy({ name: 'p', podName: record.name, labels: {}, proxyPodLabels: { 'h.egress-proxy': '1' }, proxyNamespace: 'h' });
     expect(() => new NetworkPolicy(policy as never).validate()).not.toThrow();
     expect(policy.spec?.podSelector).toEqual({ matchLabels: { 'h.sandbox': record.name, 'h.network': 'egress' } });
     expect(policy.spec?.policyTypes).toEqual(['Egress']);
     expect(policy.spec?.ingress).toBeUndefined();
     const [proxy, dns] = policy.spec?.egress ?? [];
     expect(proxy).toEqual({
-      to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/component': 'egress-proxy' } }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'h' } } }],
+      to: [{ podSelector: { matchLabels: { 'h.egress-proxy': '1' } }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'h' } } }],
       ports: [{ protocol: 'TCP', port: 3128 }],
     });
     expect(dns.ports?.map((p) => `${p.protocol}/${p.port}`)).toEqual(['UDP/53', 'TCP/53']);

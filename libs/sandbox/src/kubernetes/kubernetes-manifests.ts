@@ -182,7 +182,7 @@ export interface EgressPolicyInput {
   /** The sandbox pod's name (LABEL_SANDBOX selects it). */
   podName: string;
   labels: Record<string, string>;
-  /** Labels of the egress proxy's pods (the Helm chart's `egress-proxy` component). */
+  /** Labels of the egress proxy's pods (the Helm chart's worker pods, label h.egress-proxy=1). */
   proxyPodLabels: Record<string, string>;
   /** Namespace of the proxy when it is not the sandboxes' (matched by kubernetes.io/metadata.name). */
   proxyNamespace?: string;

@@ -31,7 +31,7 @@ import {
 } from './kubernetes-manifests';
 import type { KubernetesSandboxOptions } from './kubernetes-sandbox.options';
 
-const DEFAULT_PROXY_POD_LABELS = { 'app.kubernetes.io/component': 'egress-proxy' };
+const DEFAULT_PROXY_POD_LABELS = { 'h.egress-proxy': '1' };
 
 /**
  * One pod + one PVC (and a small state PVC) per workspace, in one namespace: the Kubernetes form

@@ -26,7 +26,7 @@ export interface KubernetesSandboxOptions {
    * 'egress': the pod gets HTTP(S)_PROXY=http://<service>:3128 and a NetworkPolicy to its pods.
    */
   egressProxyService?: string;
-  /** Labels of the egress proxy's pods (default the Helm chart's: app.kubernetes.io/component=egress-proxy). */
+  /** Labels of the egress proxy's pods (default the Helm chart's worker pods: h.egress-proxy=1, the worker runs the proxy). */
   egressProxyPodLabels?: Record<string, string>;
   limits?: Partial<SandboxLimits>;
   /** Pre-created pods kept ready for new workspaces (default 0). */
