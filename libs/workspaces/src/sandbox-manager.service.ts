@@ -5,6 +5,7 @@ import { QuotaExceededError, SandboxRepository } from '@h/db';
 import { EgressService } from '@h/egress';
 import {
   dockerClient,
+  EGRESS_PROXY_PORT,
   DockerSandboxDriver,
   engineSharesHost,
   ensureSandboxImage,
@@ -52,6 +53,8 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
           const parsed = sandboxRecordSchema.safeParse(r);
           return parsed.success ? [parsed.data as SandboxRecord] : [];
         });
+        // Sandbox pods reach the egress proxy over the cluster network (the chart's egress Service).
+        if (driver instanceof KubernetesSandboxDriver) await this.egress.serveTcp(EGRESS_PROXY_PORT, (ip) => driver.workspaceOfAddress(ip));
         const report = await driver.reconcile(known);
         if (report.removedContainers.length) this.logger.warn({ removed: report.removedContainers }, 'removed orphan sandboxes');
         // Sandboxes with network access that run on their own (the worker restarted) keep their way out.

@@ -33,8 +33,8 @@ export class KubernetesApi {
     return orNull(this.core.readNamespacedPod({ namespace, name }));
   }
 
-  async listPods(namespace: string, labelSelector: string): Promise<V1Pod[]> {
-    return (await this.core.listNamespacedPod({ namespace, labelSelector })).items;
+  async listPods(namespace: string, labelSelector: string, fieldSelector?: string): Promise<V1Pod[]> {
+    return (await this.core.listNamespacedPod({ namespace, labelSelector, ...(fieldSelector ? { fieldSelector } : {}) })).items;
   }
 
   createPod(namespace: string, body: V1Pod): Promise<V1Pod> {

@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import { IdleReaper } from '../docker-idle-reaper';
 import { KeyedLock } from '../keyed-lock';
-import { LABEL_MANAGED, LABEL_NAMESPACE, LABEL_POOL } from '../docker-labels';
-import { withTimeout } from '../docker-utils';
-import { SandboxClient } from '../sandbox-client';
+import { LABEL_MANAGED, LABEL_NAMESPACE, LABEL_POOL, LABEL_WORKSPACE } from '../docker-labels';
+import type { SandboxClient } from '../sandbox-client';
 import {
   DEFAULT_SANDBOX_LIMITS,
   type ReconcileReport,
@@ -15,7 +14,7 @@ import {
   type SandboxStatus,
 } from '../sandbox-driver';
 import { KubernetesApi, statusOf } from './kubernetes-api';
-import { openKubernetesExecStream } from './kubernetes-exec-stream';
+import { KubernetesConnections } from './kubernetes-connections';
 import {
   buildDenyAllPolicy,
   buildEgressPolicy,
@@ -25,6 +24,7 @@ import {
   dnsName,
   EGRESS_PROXY_PORT,
   labelValue,
+  LABEL_NETWORK,
   sandboxLabels,
   statePvcName,
   SANDBOX_CONTAINER,
@@ -52,7 +52,7 @@ export class KubernetesSandboxDriver implements SandboxDriver {
   private readonly uid: number;
   private readonly gid: number;
   private readonly diskMb: number;
-  private readonly clients = new Map<string, SandboxClient>();
+  private readonly connections: KubernetesConnections;
   private readonly connecting = new Map<string, Promise<SandboxClient>>();
   private readonly locks = new KeyedLock();
   /** Pod name → workspace id, for the idle-stop report (a claimed warm pod keeps its pool name). */
@@ -69,11 +69,18 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
     [this.uid, this.gid] = (opts.user ?? '1000:1000').split(':').map(Number);
     this.diskMb = opts.diskMb ?? 2048;
+    this.connections = new KubernetesConnections({
+      api: this.api,
+      namespace: this.namespace,
+      rpcMaxLineBytes: opts.rpcMaxLineBytes,
+      readyTimeoutMs: Math.min(opts.readyTimeoutMs ?? 180_000, 30_000),
+      onActivity: (name) => this.reaper.touch(name),
+    });
     this.reaper = new IdleReaper(opts.idleTimeoutMs ?? 15 * 60_000, {
       isRunning: async (name) => (await this.api.readPod(this.namespace, name))?.status?.phase === 'Running',
       client: (name) => this.connect({ name } as SandboxRecord),
       stop: async (name) => {
-        this.drop(name);
+        this.connections.drop(name);
         await this.api.deletePod(this.namespace, name);
         this.opts.onIdleStop?.(name, this.workspaceOf.get(name));
       },
@@ -122,12 +129,12 @@ export class KubernetesSandboxDriver implements SandboxDriver {
   }
 
   async stop(record: SandboxRecord): Promise<void> {
-    this.drop(record.name);
+    this.connections.drop(record.name);
     await this.deletePodAndWait(record.name);
   }
 
   async remove(record: SandboxRecord, options: { keepVolume?: boolean } = {}): Promise<void> {
-    this.drop(record.name);
+    this.connections.drop(record.name);
     this.reaper.forget(record.name);
     await this.api.deletePod(this.namespace, record.name, 0);
     await this.api.deleteNetworkPolicy(this.namespace, this.egressPolicyName(record.name));
@@ -159,22 +166,22 @@ export class KubernetesSandboxDriver implements SandboxDriver {
   }
 
   async connect(record: SandboxRecord): Promise<SandboxClient> {
-    const open = this.clients.get(record.name);
+    const open = this.connections.get(record.name);
     if (open && !open.closed) return open;
     const inflight = this.connecting.get(record.name);
     if (inflight) return inflight;
     const p = (async () => {
       const pod = await this.api.readPod(this.namespace, record.name);
       if (pod?.status?.phase !== 'Running' && record.workspaceId) await this.start(record);
-      const again = this.clients.get(record.name);
-      return again && !again.closed ? again : this.open(record.name);
+      const again = this.connections.get(record.name);
+      return again && !again.closed ? again : this.connections.open(record.name);
     })().finally(() => this.connecting.delete(record.name));
     this.connecting.set(record.name, p);
     return p;
   }
 
   isConnected(record: SandboxRecord): boolean {
-    const client = this.clients.get(record.name);
+    const client = this.connections.get(record.name);
     return Boolean(client && !client.closed);
   }
 
@@ -198,7 +205,7 @@ export class KubernetesSandboxDriver implements SandboxDriver {
       void this.fillPool();
       const record = this.recordOfPod(pod, spec);
       this.workspaceOf.set(record.name, spec.workspaceId);
-      await this.open(record.name);
+      await this.connections.open(record.name);
       this.reaper.touch(record.name);
       return record;
     }
@@ -262,7 +269,18 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     this.reaper.close();
     await this.filling;
     // Warm pods are the cluster's pool, shared by every worker: they stay for the next one.
-    for (const name of [...this.clients.keys()]) this.drop(name);
+    this.connections.closeAll();
+  }
+
+  /**
+   * The workspace of the network-enabled sandbox pod at this IP, or null: how the egress proxy's
+   * TCP listener knows whose connection it serves (EgressProxy.serveTcp). Asked per connection,
+   * so a pod deleted and its IP reused is never taken for the old workspace.
+   */
+  async workspaceOfAddress(ip: string): Promise<string | null> {
+    const pods = await this.api.listPods(this.namespace, this.selector({ [LABEL_NETWORK]: 'egress' }), `status.podIP=${ip}`);
+    const live = pods.filter((p) => !p.metadata?.deletionTimestamp && p.status?.podIP === ip && p.metadata?.labels?.[LABEL_WORKSPACE]);
+    return live.length === 1 ? (live[0].metadata?.labels?.[LABEL_WORKSPACE] as string) : null;
   }
 
   touch(name: string): void {
@@ -275,14 +293,14 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     let pod = await this.api.readPod(this.namespace, record.name);
     const stale = pod && (pod.spec?.containers[0]?.image !== this.opts.image || ['Succeeded', 'Failed'].includes(pod.status?.phase ?? ''));
     if (pod && (stale || pod.metadata?.deletionTimestamp)) {
-      this.drop(record.name);
+      this.connections.drop(record.name);
       await this.deletePodAndWait(record.name);
       pod = null;
     }
     if (!pod) await this.create(record, {});
     await this.waitRunning(record.name);
-    const client = this.clients.get(record.name);
-    if (!client || client.closed) await this.open(record.name);
+    const client = this.connections.get(record.name);
+    if (!client || client.closed) await this.connections.open(record.name);
     this.reaper.touch(record.name);
     if (record.workspaceId) this.workspaceOf.set(record.name, record.workspaceId);
     const now = await this.api.readPod(this.namespace, record.name);
@@ -361,38 +379,6 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     await this.api.deletePod(this.namespace, name);
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline && (await this.api.readPod(this.namespace, name))) await new Promise((r) => setTimeout(r, 250));
-  }
-
-  /** Connects through an exec relay and waits for the daemon's health (it may still be starting). */
-  private async open(name: string): Promise<SandboxClient> {
-    const deadline = Date.now() + Math.min(this.opts.readyTimeoutMs ?? 180_000, 30_000);
-    let lastErr: unknown;
-    while (Date.now() < deadline) {
-      const stream = await openKubernetesExecStream(this.api.exec, this.namespace, name).catch((e) => ((lastErr = e), null));
-      if (stream) {
-        const client = new SandboxClient(stream.input, stream.output, () => stream.dispose?.(), { maxLineBytes: this.opts.rpcMaxLineBytes });
-        try {
-          await withTimeout(client.call('health', {}), 10_000);
-          this.clients.set(name, client);
-          client.on('activity', () => this.reaper.touch(name));
-          client.on('close', () => {
-            if (this.clients.get(name) === client) this.clients.delete(name);
-          });
-          return client;
-        } catch (e) {
-          lastErr = e;
-          client.close();
-        }
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`sandbox ${name} did not become ready: ${lastErr instanceof Error ? lastErr.message : String(lastErr)}`);
-  }
-
-  private drop(name: string): void {
-    const c = this.clients.get(name);
-    this.clients.delete(name);
-    c?.close();
   }
 
   private recordOfPod(pod: V1Pod, spec: SandboxSpec): SandboxRecord {
