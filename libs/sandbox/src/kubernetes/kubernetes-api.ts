@@ -84,6 +84,9 @@ export class KubernetesApi {
   }
 }
 
+/** What the driver calls (KubernetesApi's public surface), so its unit spec can hand it an in-memory cluster. */
+export type KubernetesCalls = Pick<KubernetesApi, keyof KubernetesApi>;
+
 /** The HTTP status of a failed call (client-node's ApiException has `code`). */
 export function statusOf(e: unknown): number | undefined {
   return (e as { code?: number }).code;

@@ -1,10 +1,10 @@
 import { withTimeout } from '../docker-utils';
 import { SandboxClient } from '../sandbox-client';
-import type { KubernetesApi } from './kubernetes-api';
+import type { KubernetesCalls } from './kubernetes-api';
 import { openKubernetesExecStream } from './kubernetes-exec-stream';
 
 export interface KubernetesConnectionOptions {
-  api: KubernetesApi;
+  api: KubernetesCalls;
   namespace: string;
   rpcMaxLineBytes?: number;
   /** How long open waits for the daemon to answer. */

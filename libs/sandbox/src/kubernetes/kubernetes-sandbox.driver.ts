@@ -13,7 +13,7 @@ import {
   type SandboxSpec,
   type SandboxStatus,
 } from '../sandbox-driver';
-import { KubernetesApi, statusOf } from './kubernetes-api';
+import { KubernetesApi, statusOf, type KubernetesCalls } from './kubernetes-api';
 import { KubernetesConnections } from './kubernetes-connections';
 import {
   buildDenyAllPolicy,
@@ -45,7 +45,7 @@ const DEFAULT_PROXY_POD_LABELS = { 'h.egress-proxy': '1' };
 export class KubernetesSandboxDriver implements SandboxDriver {
   readonly kind = 'kubernetes' as const;
   readonly unsafe = false;
-  readonly api: KubernetesApi;
+  readonly api: KubernetesCalls;
   readonly namespace: string;
   private readonly prefix: string;
   private readonly limits: SandboxLimits;

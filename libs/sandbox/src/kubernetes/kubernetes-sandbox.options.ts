@@ -1,5 +1,5 @@
 import type { SandboxLimits } from '../sandbox-driver';
-import type { KubernetesApi } from './kubernetes-api';
+import type { KubernetesCalls } from './kubernetes-api';
 
 /** What the Kubernetes driver is built with (the worker's SandboxManager fills it from the config). */
 export interface KubernetesSandboxOptions {
@@ -10,7 +10,7 @@ export interface KubernetesSandboxOptions {
   /** A kubeconfig file; unset: KUBECONFIG, ~/.kube/config, else in-cluster (the worker's service account). */
   kubeconfig?: string;
   /** Ready-made API (tests); default: KubernetesApi.load(kubeconfig). */
-  api?: KubernetesApi;
+  api?: KubernetesCalls;
   /** Prefix of pod and PVC names (default 'h-'); pods are `<prefix>ws-<workspaceId>`. */
   namePrefix?: string;
   /** StorageClass of the workspace PVCs; unset: the cluster's default. */
