@@ -64,6 +64,19 @@ describeCluster(`KubernetesSandboxDriver${why ? ` (skipped: ${why})` : ''}`, () 
     expect(await driver.status(record)).toMatchObject({ state: 'running', driver: 'kubernetes', unsafe: false });
   });
 
+  it('should spawn a process with its stdio attached over the exec API, and kill its group', async () => {
+    const echo = await driver.spawn(record, { argv: ['/bin/sh', '-c', 'echo "$X"; cat'], env: { X: 'from-env' } });
+    let out = '';
+    echo.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    echo.stdin.end('line\n');
+    expect(await echo.exited).toBe(0);
+    expect(out).toBe('from-env\nline\n');
+    const sleeper = await driver.spawn(record, { argv: ['sleep', '600'] });
+    await sleeper.kill();
+    expect(await sleeper.exited).not.toBe(0);
+    expect((await workspace(record).exec('pgrep -x sleep || echo none')).stdout).toBe('none\n');
+  }, TIMEOUT_MS);
+
   it('should stop by deleting the pod and start again on the same files', async () => {
     await workspace(record).writeFile('kept.txt', 'still here');
     await driver.stop(record);

@@ -7,6 +7,16 @@ import { SANDBOX_CONTAINER } from './kubernetes-manifests';
 export interface ExecStatus {
   status?: string;
   message?: string;
+  /** A non-zero exit: reason NonZeroExitCode, the code as a cause `{ reason: 'ExitCode', message: '3' }`. */
+  reason?: string;
+  details?: { causes?: { reason?: string; message?: string }[] };
+}
+
+/** The exit code an exec status reports (null: the exec ended otherwise, e.g. the pod went away). */
+export function exitCodeOf(status: ExecStatus): number | null {
+  if (status.status === 'Success') return 0;
+  const cause = status.details?.causes?.find((c) => c.reason === 'ExitCode');
+  return cause?.message !== undefined && /^\d+$/.test(cause.message) ? Number(cause.message) : null;
 }
 
 /**

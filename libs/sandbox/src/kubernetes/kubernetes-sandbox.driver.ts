@@ -11,10 +11,13 @@ import {
   type SandboxLimits,
   type SandboxRecord,
   type SandboxSpec,
+  type SandboxProcess,
   type SandboxStatus,
+  type SpawnOptions,
 } from '../sandbox-driver';
 import { KubernetesApi, statusOf, type KubernetesCalls } from './kubernetes-api';
 import { KubernetesConnections } from './kubernetes-connections';
+import { spawnKubernetesProcess } from './kubernetes-process';
 import {
   buildDenyAllPolicy,
   buildEgressPolicy,
@@ -180,6 +183,12 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     return p;
   }
 
+  /** A process in the sandbox over an exec with its stdio attached (kubernetes-process.ts). */
+  async spawn(record: SandboxRecord, options: SpawnOptions): Promise<SandboxProcess> {
+    await this.connect(record); // running, daemon up
+    return spawnKubernetesProcess(this.api.exec, this.namespace, record.name, options);
+  }
+
   isConnected(record: SandboxRecord): boolean {
     const client = this.connections.get(record.name);
     return Boolean(client && !client.closed);
@@ -222,7 +231,7 @@ export class KubernetesSandboxDriver implements SandboxDriver {
         if (pool.filter((p) => !p.metadata?.deletionTimestamp).length >= (this.opts.poolSize ?? 0)) break;
         const id = randomBytes(6).toString('hex');
         const record: SandboxRecord = {
-          driver: 'kubernetes', workspaceId: '', teamId: '', name: `${this.prefix}pool-${id}`, volume: `${this.prefix}vol-pool-${id}`,
+          driver: 'kubernetes', workspaceId: '', teamId: '', name: dnsName(`${this.prefix}pool-${id}`), volume: dnsName(`${this.prefix}vol-pool-${id}`),
           image: this.opts.image, network: 'none', diskMb: this.diskMb, createdAt: new Date().toISOString(),
         };
         try {
