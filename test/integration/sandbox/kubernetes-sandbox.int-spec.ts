@@ -30,6 +30,7 @@ const makeDriver = (opts: Partial<KubernetesSandboxOptions> = {}) =>
     namePrefix: prefix,
     extraLabels: TEST_LABELS,
     idleTimeoutMs: 0,
+    reconcileGraceMs: 0,
     diskMb: 512,
     stateDiskMb: 64,
     ...opts,

@@ -47,7 +47,7 @@ class MemoryCluster implements KubernetesCalls {
     new Pod(body as never).validate();
     const pod: V1Pod = {
       ...body,
-      metadata: { ...body.metadata, uid: `uid-${name}`, resourceVersion: String(++this.version) },
+      metadata: { ...body.metadata, uid: `uid-${name}`, resourceVersion: String(++this.version), creationTimestamp: new Date() },
       status: { phase: 'Running', podIP: `10.1.0.${++this.ips}`, containerStatuses: [{ name: 'sandbox', ready: true, restartCount: 0, image: '', imageID: '', state: { running: {} } }] },
     };
     this.pods.set(name, pod);
@@ -168,8 +168,13 @@ describe(KubernetesSandboxDriver.name, () => {
   it('should remove pods no record knows at reconcile and only report unreferenced PVCs', async () => {
     const kept = await driver.ensure({ workspaceId: 'kept', teamId: 't' });
     const orphan = await driver.ensure({ workspaceId: 'orphan', teamId: 't' });
+    const fresh = await driver.ensure({ workspaceId: 'fresh', teamId: 't' });
+    const orphanPod = cluster.pods.get(orphan.name);
+    if (orphanPod?.metadata) orphanPod.metadata.creationTimestamp = new Date(Date.now() - 11 * 60_000);
     const report = await driver.reconcile([kept]);
+    // The fresh one may be another worker's, its record not saved yet: left alone.
     expect(report.removedContainers).toEqual([orphan.name]);
+    expect(cluster.pods.has(fresh.name)).toBe(true);
     expect(report.orphanVolumes.sort()).toEqual([orphan.volume, `${orphan.volume}-state`]);
     expect(report.removedVolumes).toEqual([]);
     expect(cluster.pvcs.has(orphan.volume)).toBe(true);

@@ -17,6 +17,7 @@ import {
 } from '../sandbox-driver';
 import { KubernetesApi, statusOf, type KubernetesCalls } from './kubernetes-api';
 import { KubernetesConnections } from './kubernetes-connections';
+import { deletePodAndWait, waitPodRunning } from './kubernetes-pod-waits';
 import { spawnKubernetesProcess } from './kubernetes-process';
 import {
   buildDenyAllPolicy,
@@ -175,7 +176,7 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     if (inflight) return inflight;
     const p = (async () => {
       const pod = await this.api.readPod(this.namespace, record.name);
-      if (pod?.status?.phase !== 'Running' && record.workspaceId) await this.start(record);
+      if ((pod?.status?.phase !== 'Running' || pod.metadata?.deletionTimestamp) && record.workspaceId) await this.start(record);
       const again = this.connections.get(record.name);
       return again && !again.closed ? again : this.connections.open(record.name);
     })().finally(() => this.connecting.delete(record.name));
@@ -252,13 +253,14 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     const report: ReconcileReport = { removedContainers: [], adoptedPool: [], orphanVolumes: [], removedVolumes: [] };
     for (const pod of await this.api.listPods(this.namespace, this.selector())) {
       const name = pod.metadata?.name as string;
-      if (pod.metadata?.labels?.[LABEL_POOL] === '1') {
-        report.adoptedPool.push(name);
-        for (const v of pod.spec?.volumes ?? []) if (v.persistentVolumeClaim) volumes.add(v.persistentVolumeClaim.claimName);
-      } else if (!names.has(name)) {
+      if (pod.metadata?.labels?.[LABEL_POOL] === '1') report.adoptedPool.push(name);
+      else if (!names.has(name) && !this.isRecent(pod)) {
         await this.api.deletePod(this.namespace, name, 0);
         report.removedContainers.push(name);
+        continue;
       }
+      // The PVCs of every pod that stays (warm, known, or another worker's new one) are in use.
+      for (const v of pod.spec?.volumes ?? []) if (v.persistentVolumeClaim) volumes.add(v.persistentVolumeClaim.claimName);
     }
     for (const pvc of await this.api.listPvcs(this.namespace, this.selector())) {
       const name = pvc.metadata?.name as string;
@@ -358,6 +360,15 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     }
   }
 
+  /**
+   * A pod younger than the grace period may be another worker's that is still being set up (its
+   * record not saved yet): with several worker replicas, a booting one must not delete it.
+   */
+  private isRecent(pod: V1Pod): boolean {
+    const created = pod.metadata?.creationTimestamp ? new Date(pod.metadata.creationTimestamp).getTime() : 0;
+    return Date.now() - created < (this.opts.reconcileGraceMs ?? 10 * 60_000);
+  }
+
   private egressPolicyName(podName: string): string {
     return dnsName(`${podName}-egress`);
   }
@@ -370,24 +381,12 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     return this.denyAllApplied;
   }
 
-  /** Polls the pod until it runs (an image pull or a volume attach can take a while). */
-  private async waitRunning(name: string): Promise<V1Pod> {
-    const deadline = Date.now() + (this.opts.readyTimeoutMs ?? 180_000);
-    let last: V1Pod | null = null;
-    while (Date.now() < deadline) {
-      last = await this.api.readPod(this.namespace, name);
-      if (last?.status?.phase === 'Running' && last.status.containerStatuses?.some((c) => c.name === SANDBOX_CONTAINER && c.state?.running)) return last;
-      if (last?.status?.phase === 'Failed' || last?.status?.phase === 'Succeeded') break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const why = last?.status?.containerStatuses?.[0]?.state?.waiting?.reason ?? last?.status?.phase ?? 'missing';
-    throw new Error(`sandbox pod ${name} did not start (${why})`);
+  private waitRunning(name: string): Promise<V1Pod> {
+    return waitPodRunning(this.api, this.namespace, name, this.opts.readyTimeoutMs ?? 180_000);
   }
 
-  private async deletePodAndWait(name: string, timeoutMs = 60_000): Promise<void> {
-    await this.api.deletePod(this.namespace, name);
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline && (await this.api.readPod(this.namespace, name))) await new Promise((r) => setTimeout(r, 250));
+  private deletePodAndWait(name: string): Promise<void> {
+    return deletePodAndWait(this.api, this.namespace, name);
   }
 
   private recordOfPod(pod: V1Pod, spec: SandboxSpec): SandboxRecord {

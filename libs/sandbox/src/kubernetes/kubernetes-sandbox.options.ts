@@ -39,6 +39,8 @@ export interface KubernetesSandboxOptions {
   extraLabels?: Record<string, string>;
   /** uid:gid of the sandbox user (the image's `h`). */
   user?: string;
+  /** Reconcile leaves unknown pods younger than this alone (another worker may be creating them; default 10 min). */
+  reconcileGraceMs?: number;
   /** Remove PVCs no record references during reconcile (default false). */
   removeOrphanVolumes?: boolean;
   rpcMaxLineBytes?: number;
