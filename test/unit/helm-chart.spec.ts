@@ -37,7 +37,14 @@ describe('deploy/helm/h', () => {
 
   it('should run api and worker on the kubernetes sandbox driver with settings the env schema knows, secrets only by reference', () => {
     const config = byName(objects, 'ConfigMap', 'h-config');
-    expect(config.data).toMatchObject({ SANDBOX_DRIVER: 'kubernetes', K8S_NAMESPACE: 'h-sandboxes', K8S_EGRESS_PROXY_SERVICE: 'h-egress-proxy.h' });
+    expect(config.data).toMatchObject({
+      SANDBOX_DRIVER: 'kubernetes',
+      K8S_NAMESPACE: 'h-sandboxes',
+      K8S_EGRESS_PROXY_SERVICE: 'h-egress-proxy.h',
+      // Listen on the pod's interfaces; the public name is only the URL users open.
+      H_HOST: '0.0.0.0',
+      H_PUBLIC_URL: 'https://h.example.com',
+    });
     const unknown = Object.keys(config.data).filter((k) => !(k in envSchema.shape));
     expect(unknown).toEqual([]);
     // The config parses: a bad value would stop the servers at boot.
