@@ -27,7 +27,9 @@ const common = {
   // The OTLP exporter loads node:http with a dynamic import(), which jest's CommonJS runtime
   // refuses (no --experimental-vm-modules): that one package goes through swc, which turns it into
   // require(). Node itself runs it as shipped.
-  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
+  // @kubernetes/client-node and the ES-module-only packages it imports (the Kubernetes sandbox
+  // driver, loaded only when one is built) likewise.
+  transformIgnorePatterns: ['/node_modules/(?!(@opentelemetry/otlp-exporter-base|@kubernetes/client-node|openid-client|oauth4webapi|jose|rfc4648|jsonpath-plus)/)'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.next/'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/apps/web/.next/'],
 };

@@ -13,7 +13,7 @@ const compose = parse(composeText, { merge: true });
 const documented = new Set(
   readFileSync(join(root, '.env.example'), 'utf8')
     .split('\n')
-    .filter((l) => /^[A-Z_]+=/.test(l))
+    .filter((l) => /^[A-Z][A-Z0-9_]*=/.test(l))
     .map((l) => l.split('=')[0]),
 );
 

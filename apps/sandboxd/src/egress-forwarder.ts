@@ -35,7 +35,12 @@ export async function startEgressForwarder(socketPath: string, port = EGRESS_DEF
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  const url = `http://127.0.0.1:${port}`;
+  useEgressProxyUrl(`http://127.0.0.1:${port}`);
+  return server;
+}
+
+/** Offers commands the egress proxy at `url` (the forwarder's loopback port, or the cluster's proxy). */
+export function useEgressProxyUrl(url: string): void {
   proxyEnv = {
     HTTP_PROXY: url,
     HTTPS_PROXY: url,
@@ -44,5 +49,4 @@ export async function startEgressForwarder(socketPath: string, port = EGRESS_DEF
     NO_PROXY: 'localhost,127.0.0.1',
     no_proxy: 'localhost,127.0.0.1',
   };
-  return server;
 }

@@ -1,7 +1,7 @@
 import { sandboxdEnv } from '@h/config/sandboxd';
 import { DEFAULT_SOCKET_PATH, WORKSPACE_ROOT } from '@h/sandbox-protocol';
 import { runBridge } from './bridge';
-import { EGRESS_DEFAULT_PORT, startEgressForwarder } from './egress-forwarder';
+import { EGRESS_DEFAULT_PORT, startEgressForwarder, useEgressProxyUrl } from './egress-forwarder';
 import { SandboxServer } from './server';
 
 // sandboxd [--root DIR] [--socket PATH]   serve (the container's main process, under tini)
@@ -27,6 +27,9 @@ async function main(): Promise<void> {
     const port = env.SANDBOXD_EGRESS_PORT ?? EGRESS_DEFAULT_PORT;
     await startEgressForwarder(egressSocket, port);
     process.stderr.write(`sandboxd: egress proxy offered on 127.0.0.1:${port}\n`);
+  } else if (env.SANDBOXD_EGRESS_URL) {
+    useEgressProxyUrl(env.SANDBOXD_EGRESS_URL);
+    process.stderr.write(`sandboxd: egress proxy offered at ${env.SANDBOXD_EGRESS_URL}\n`);
   }
   process.stderr.write(`sandboxd listening on ${socketPath}, root ${server.paths.root}\n`);
   const shutdown = () => {

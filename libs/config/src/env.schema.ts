@@ -183,8 +183,16 @@ export const envSchema = z.object({
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
   /** Largest IDE state document (layout, tabs, expanded folders) per user and workspace, as JSON bytes; 413 IDE_STATE_TOO_LARGE beyond. */
   IDE_STATE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024).default(64 * 1024),
-  /** docker (one container per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
-  SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
+  /** docker (one container per workspace), kubernetes (one pod + PVC per workspace) or local (UNSAFE: no isolation; needs H_ALLOW_LOCAL_SANDBOX). */
+  SANDBOX_DRIVER: z.enum(['docker', 'kubernetes', 'local']).default('docker'),
+  /** Namespace of the kubernetes driver's sandbox pods, PVCs and NetworkPolicies (the worker's service account needs the chart's Role there). */
+  K8S_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default('h-sandboxes'),
+  /** Kubeconfig file of the kubernetes driver; unset: ~/.kube/config, else in-cluster (the pod's service account). */
+  KUBECONFIG: z.string().optional(),
+  /** StorageClass of workspace PVCs (kubernetes driver); unset: the cluster's default. */
+  K8S_STORAGE_CLASS: z.string().optional(),
+  /** The egress proxy's Service as `name` or `name.namespace` (kubernetes driver): network-enabled sandbox pods may reach only it, on port 3128. */
+  K8S_EGRESS_PROXY_SERVICE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)?$/).optional(),
   H_ALLOW_LOCAL_SANDBOX: bool.default(false),
   /** Directory of the local driver's workspaces; default <H_DATA_DIR>/workspaces. */
   SANDBOX_LOCAL_DIR: z.string().optional(),

@@ -27,6 +27,11 @@ export const sandboxdEnvSchema = z.object({
   SANDBOXD_EGRESS_SOCKET: z.string().min(1).optional(),
   /** Loopback port the daemon offers the egress proxy on inside the container; default EGRESS_DEFAULT_PORT. */
   SANDBOXD_EGRESS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * The egress proxy as a URL reached over the pod network (the Kubernetes driver, whose
+   * NetworkPolicy lets the pod reach only that proxy): offered to commands as HTTP(S)_PROXY as is.
+   */
+  SANDBOXD_EGRESS_URL: z.string().url().optional(),
   /** The workspace's disk budget in MiB, named in "disk full" messages; 0 = none. */
   SANDBOXD_DISK_MB: z.coerce.number().int().min(0).default(0),
   /** The ripgrep binary. */

@@ -57,6 +57,7 @@ const HOP_BY_HOP = ['connection', 'proxy-connection', 'keep-alive', 'proxy-autho
  */
 export class EgressProxy {
   private readonly servers = new Map<string, http.Server>();
+  private tcp: http.Server | null = null;
   private readonly active = new Map<string, number>();
   private readonly decision: DecisionOptions;
   private readonly connectTimeoutMs: number;
@@ -118,6 +119,38 @@ export class EgressProxy {
     chmodSync(sock, 0o666);
   }
 
+  /**
+   * One TCP listener for sandboxes that reach the proxy over a pod network (the Kubernetes driver,
+   * whose NetworkPolicy admits only network-enabled sandbox pods): the workspace of a connection
+   * is whoever `identify` says holds its source address (the pod with that IP); unknown addresses
+   * are refused (NETWORK_OFF). The workspace's policy then decides as for its unix socket.
+   */
+  async serveTcp(port: number, host: string, identify: (address: string) => Promise<string | null>): Promise<net.AddressInfo> {
+    if (this.tcp) throw new Error('the egress proxy already listens on TCP');
+    const server = http.createServer({ requestTimeout: 0 });
+    const who = (socket: net.Socket) => identify((socket.remoteAddress ?? '').replace(/^::ffff:/, '')).catch(() => null);
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      void who(req.socket).then((id) => {
+        if (id) return this.forward(id, req, res);
+        res.writeHead(403, { 'Content-Type': 'text/plain', 'X-H-Egress-Refused': 'NETWORK_OFF' }).end('H egress proxy: this address is no sandbox with network access.\n');
+      });
+    });
+    server.on('connect', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => undefined);
+      void who(req.socket).then((id) => {
+        if (id) return this.tunnel(id, req, socket, head);
+        writeRawRefusal(socket, 403, 'NETWORK_OFF', 'H egress proxy: this address is no sandbox with network access.\n');
+      });
+    });
+    server.on('clientError', (_e, socket) => socket.destroy());
+    this.tcp = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    return server.address() as net.AddressInfo;
+  }
+
   async stop(workspaceId: string): Promise<void> {
     const server = this.servers.get(workspaceId);
     if (!server) return;
@@ -143,6 +176,12 @@ export class EgressProxy {
 
   async close(): Promise<void> {
     await Promise.all([...this.servers.keys()].map((id) => this.stop(id)));
+    const tcp = this.tcp;
+    this.tcp = null;
+    if (tcp) {
+      await new Promise<void>((r) => tcp.close(() => r()));
+      tcp.closeAllConnections();
+    }
   }
 
   // --- internals ---------------------------------------------------------------------------------

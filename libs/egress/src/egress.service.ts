@@ -55,6 +55,12 @@ export class EgressService implements OnApplicationShutdown {
     return this.proxy.serve(workspaceId);
   }
 
+  /** The TCP listener for sandbox pods (Kubernetes driver); `identify` maps a pod IP to its workspace. */
+  async serveTcp(port: number, identify: (address: string) => Promise<string | null>): Promise<void> {
+    const at = await this.proxy.serveTcp(port, '0.0.0.0', identify);
+    this.logger.log(`egress proxy listening on TCP ${at.address}:${at.port} for sandbox pods`);
+  }
+
   stop(workspaceId: string): Promise<void> {
     return this.proxy.stop(workspaceId);
   }

@@ -136,7 +136,8 @@ export class ClaudeCodeRunner implements OnModuleDestroy {
       return fail('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }
     const driver = await this.sandboxes.driver();
-    if (!driver.spawn) return fail('ENGINE_UNAVAILABLE', 'The claude-code engine needs the Docker sandbox driver (SANDBOX_DRIVER=docker).');
+    // Kubernetes pods can spawn, but the model gateway's socket dir is a host directory they do not mount.
+    if (!driver.spawn || driver.kind === 'kubernetes') return fail('ENGINE_UNAVAILABLE', 'The claude-code engine needs the Docker sandbox driver (SANDBOX_DRIVER=docker).');
     const spawn = driver.spawn.bind(driver);
 
     this.unsubscribe ??= this.bus.onMessage((_sessionId, m) => {

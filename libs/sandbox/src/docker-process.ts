@@ -4,8 +4,7 @@ import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { attachExec } from './docker-exec-attach';
 import type { SandboxProcess, SpawnOptions } from './sandbox-driver';
-
-const KILL_GRACE_MS = 3000;
+import { graceKill } from './process-kill';
 
 /**
  * Runs `argv` in the container through `docker exec` with stdin, stdout and stderr attached (no
@@ -61,13 +60,6 @@ export async function spawnDockerProcess(docker: Docker, container: string, user
       s.resume();
     });
   };
-  let killing: Promise<void> | null = null;
-  const kill = (): Promise<void> =>
-    (killing ??= (async () => {
-      await signal('TERM').catch(() => undefined);
-      const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS).unref())]);
-      if (!gone) await signal('KILL').catch(() => undefined);
-      stream.destroy();
-    })());
+  const kill = graceKill(signal, exited, () => stream.destroy());
   return { stdin, stdout, stderr, exited, kill };
 }

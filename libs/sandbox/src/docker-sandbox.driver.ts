@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import Docker from 'dockerode';
 import type { SandboxClient } from './sandbox-client';
+import { KeyedLock } from './keyed-lock';
 import {
   DEFAULT_SANDBOX_LIMITS,
   type ReconcileReport,
@@ -48,7 +49,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   private readonly user: string;
   private readonly connections: DockerConnections;
   private readonly connecting = new Map<string, Promise<SandboxClient>>();
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new KeyedLock();
   private readonly pool: WarmPool;
   private readonly reaper: IdleReaper;
 
@@ -97,7 +98,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   ensure(spec: SandboxSpec, record?: SandboxRecord | null): Promise<SandboxRecord> {
-    return this.serialized(spec.workspaceId, async () => {
+    return this.locks.run(spec.workspaceId, async () => {
       if (record) {
         const network = spec.network ?? (record.network === 'egress' ? 'egress' : 'none');
         const limits = spec.limits ?? record.limits;
@@ -139,7 +140,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   start(record: SandboxRecord): Promise<SandboxRecord> {
-    return this.serialized(record.workspaceId, () => this.startLocked(record));
+    return this.locks.run(record.workspaceId, () => this.startLocked(record));
   }
 
   async stop(record: SandboxRecord): Promise<void> {
@@ -357,16 +358,6 @@ export class DockerSandboxDriver implements SandboxDriver {
     }
   }
 
-  private serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.locks.get(key) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.catch(() => undefined);
-    this.locks.set(key, tail);
-    void tail.then(() => {
-      if (this.locks.get(key) === tail) this.locks.delete(key);
-    });
-    return next;
-  }
 
   private async inspect(name: string): Promise<ContainerInfo | null> {
     try {

@@ -18,3 +18,7 @@ export * from './docker-proxy/docker-socket-proxy';
 export * from './sandbox-terminal-host';
 export * from './sandbox-browser-host';
 export * from './sandbox-graph-host';
+export * from './kubernetes/kubernetes-sandbox.driver';
+export type { KubernetesSandboxOptions } from './kubernetes/kubernetes-sandbox.options';
+export * from './kubernetes/kubernetes-manifests';
+export { openKubernetesExecStream, type KubernetesExecFn } from './kubernetes/kubernetes-exec-stream';

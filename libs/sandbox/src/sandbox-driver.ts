@@ -1,6 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import type { SandboxClient } from './sandbox-client';
 
+/** Which driver made a sandbox (SANDBOX_DRIVER). */
+export type SandboxDriverKind = 'docker' | 'local' | 'kubernetes';
+
 /** Resource limits of one sandbox. Defaults (DEFAULT_SANDBOX_LIMITS) suit a 2-core host running a few. */
 export interface SandboxLimits {
   /** CPU share in cores (NanoCpus). */
@@ -43,10 +46,11 @@ export type SandboxNetwork = 'none' | 'egress';
 /**
  * Which sandbox belongs to which workspace: plain JSON for the caller to persist (the driver keeps
  * no durable state). Pass it back to every call. For the docker driver `name` is the container
- * name and `volume` the named volume at /workspace; for the local driver `volume` is a directory.
+ * name and `volume` the named volume at /workspace; for the local driver `volume` is a directory;
+ * for the kubernetes driver `name` is the pod and `volume` the workspace's PVC.
  */
 export interface SandboxRecord {
-  driver: 'docker' | 'local';
+  driver: SandboxDriverKind;
   workspaceId: string;
   teamId: string;
   name: string;
@@ -89,7 +93,7 @@ export type SandboxState = 'running' | 'stopped' | 'restarting' | 'missing';
 
 export interface SandboxStatus {
   state: SandboxState;
-  driver: 'docker' | 'local';
+  driver: SandboxDriverKind;
   /** The local driver runs commands directly on the host: never true isolation. */
   unsafe: boolean;
   containerId?: string;
@@ -110,7 +114,7 @@ export interface ReconcileReport {
 }
 
 export interface SandboxDriver {
-  readonly kind: 'docker' | 'local';
+  readonly kind: SandboxDriverKind;
   readonly unsafe: boolean;
   /**
    * Returns a running sandbox for the workspace: the recorded one (started, or re-created on its

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Validates a SandboxRecord read back from storage (e.g. a JSON column) before it is trusted. */
 export const sandboxRecordSchema = z.object({
-  driver: z.enum(['docker', 'local']),
+  driver: z.enum(['docker', 'local', 'kubernetes']),
   workspaceId: z.string(),
   teamId: z.string(),
   name: z.string().min(1),

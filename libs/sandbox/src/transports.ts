@@ -17,7 +17,7 @@ export const SANDBOXD_ENTRY = '/opt/sandboxd/sandboxd.js';
 // `-t` keeps the reply direction open after the host half-closes so in-flight answers arrive),
 // waiting up to 15 s for the daemon's socket right after a start; else sandboxd's own Node bridge
 // (≈40 MB, ~80 ms start), which waits by itself.
-const BRIDGE_SCRIPT = [
+export const BRIDGE_SCRIPT = [
   'if command -v socat >/dev/null 2>&1; then',
   '  i=0; while [ ! -S "$1" ] && [ "$i" -lt 1500 ]; do sleep 0.01; i=$((i+1)); done',
   '  exec socat -t 3600 STDIO "UNIX-CONNECT:$1"',

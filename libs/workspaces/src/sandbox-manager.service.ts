@@ -5,9 +5,11 @@ import { QuotaExceededError, SandboxRepository } from '@h/db';
 import { EgressService } from '@h/egress';
 import {
   dockerClient,
+  EGRESS_PROXY_PORT,
   DockerSandboxDriver,
   engineSharesHost,
   ensureSandboxImage,
+  KubernetesSandboxDriver,
   LocalSandboxDriver,
   loopDiskUnavailableReason,
   probeRuntime,
@@ -51,6 +53,8 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
           const parsed = sandboxRecordSchema.safeParse(r);
           return parsed.success ? [parsed.data as SandboxRecord] : [];
         });
+        // Sandbox pods reach the egress proxy over the cluster network (the chart's egress Service).
+        if (driver instanceof KubernetesSandboxDriver) await this.egress.serveTcp(EGRESS_PROXY_PORT, (ip) => driver.workspaceOfAddress(ip));
         const report = await driver.reconcile(known);
         if (report.removedContainers.length) this.logger.warn({ removed: report.removedContainers }, 'removed orphan sandboxes');
         // Sandboxes with network access that run on their own (the worker restarted) keep their way out.
@@ -80,6 +84,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
         rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
       });
     }
+    if (env.SANDBOX_DRIVER === 'kubernetes') return this.kubernetesDriver();
     const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
     const docker = dockerClient(env.DOCKER_HOST);
     let socketDir = this.config.sandboxSocketDir;
@@ -106,6 +111,31 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
       // Tool calls straight to the daemon's socket where the engine is local (exec relay otherwise).
       hostSocketDir: socketDir,
+    });
+  }
+
+  /** Pods in K8S_NAMESPACE; the image must be pullable by the cluster's nodes (no local build). */
+  private kubernetesDriver(): SandboxDriver {
+    const env = this.config.env;
+    if (!env.SANDBOX_IMAGE) throw new Error('SANDBOX_DRIVER=kubernetes needs SANDBOX_IMAGE: a sandbox image the cluster can pull (infra/sandbox)');
+    this.logger.log(`sandboxes are pods in the Kubernetes namespace ${env.K8S_NAMESPACE}`);
+    return new KubernetesSandboxDriver({
+      image: env.SANDBOX_IMAGE,
+      namespace: env.K8S_NAMESPACE,
+      kubeconfig: env.KUBECONFIG,
+      namePrefix: env.SANDBOX_NAME_PREFIX,
+      storageClass: env.K8S_STORAGE_CLASS,
+      // The PVC's size is the budget: no loop devices, the storage class enforces it.
+      diskMb: env.SANDBOX_DISK_MB || undefined,
+      runtimeClass: env.SANDBOX_RUNTIME,
+      egressProxyService: env.K8S_EGRESS_PROXY_SERVICE,
+      poolSize: this.role === 'api' ? 0 : env.SANDBOX_POOL_SIZE,
+      idleTimeoutMs: env.SANDBOX_IDLE_MINUTES * 60_000,
+      onIdleStop: (name, workspaceId) => {
+        if (workspaceId) void this.sandboxes.setStatus(workspaceId, 'stopped').catch((err) => this.logger.warn({ err, name }, 'could not record an idle stop'));
+      },
+      limits: { cpus: env.SANDBOX_CPUS, memoryBytes: env.SANDBOX_MEMORY_MB * 1024 * 1024, pids: env.SANDBOX_PIDS },
+      rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
     });
   }
 
@@ -147,6 +177,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       if (used >= limit) throw new QuotaExceededError('runningSandboxes', used, limit);
     }
     // Network access = the egress proxy's socket in the sandbox; the container's network stays none.
+    // (Kubernetes pods reach the cluster's egress proxy Service instead, K8S_EGRESS_PROXY_SERVICE.)
     if (workspace.networkEnabled && driver.kind === 'docker') await this.egress.serve(workspace.id);
     else await this.egress.stop(workspace.id);
     const record = await driver.ensure(

@@ -130,7 +130,7 @@ export class McpConnector {
   private async transportFor(server: McpServerRecord & { secret: EncryptedSecret | null }, request: McpOpenRequest): Promise<Transport> {
     const env = this.config.env;
     if (server.transport === 'stdio') {
-      if (!request.spawn) throw new Error('stdio servers run in the sandbox and need the Docker sandbox driver (SANDBOX_DRIVER=docker)');
+      if (!request.spawn) throw new Error('stdio servers run in the sandbox and need a sandbox driver that can start processes (SANDBOX_DRIVER=docker or kubernetes)');
       if (!server.command) throw new Error('no command is configured');
       const proc = await withTimeout(
         request.spawn({ argv: [server.command, ...server.args], env: server.env, cwd: '/workspace' }),
