@@ -87,7 +87,13 @@ beforeAll(async () => {
       {
         expect: { lastMessageRole: 'tool' },
         toolCalls: [
-          { name: 'write_summary', arguments: { summary: '### Changes Made\n- `compose-proof.txt`: written.\n\n### Verification\n- checked the tool result.\n\n### Outcome\n- done.' } },
+          {
+            name: 'write_summary',
+            arguments: {
+              summary:
+                '### Changes Made\n- `compose-proof.txt`: created with one line.\n\n### Verification\n- checked the write_file result: the file was written.\n\n### Outcome\n- the proof file exists in the workspace.',
+            },
+          },
           { name: 'task_complete', arguments: {} },
         ],
       },
