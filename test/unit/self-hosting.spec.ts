@@ -53,7 +53,8 @@ describe('docker-compose.yml', () => {
     const used = Object.values<any>(compose.services)
       .flatMap((s) => s.volumes ?? [])
       .map((v: string) => v.split(':')[0])
-      .filter((v: string) => !v.startsWith('/'));
+      // Host paths: literal, or the egress socket dir's `${EGRESS_SOCKET_DIR:-/var/lib/h/egress}`.
+      .filter((v: string) => !v.startsWith('/') && !v.startsWith('${'));
     expect(used.length).toBeGreaterThanOrEqual(3);
     for (const v of used) expect(declared).toContain(v);
   });
@@ -133,6 +134,17 @@ describe('docker-compose.yml', () => {
     expect(proxy.cap_drop).toEqual(['ALL']);
     // Owner: the api's and worker's user; group root, which the health check runs as.
     expect(proxy.environment.DOCKER_PROXY_SOCKET_OWNER).toBe('1000:0');
+  });
+
+  it('should give api and worker the egress socket dir at its host path, and the proxy leave to bind it', () => {
+    const dir = '${EGRESS_SOCKET_DIR:-/var/lib/h/egress}';
+    for (const name of ['api', 'worker']) {
+      expect(compose.services[name].environment.EGRESS_SOCKET_DIR).toBe(dir);
+      expect(compose.services[name].volumes).toContain(`${dir}:${dir}`);
+      expect(compose.services[name].depends_on['egress-dir'].condition).toBe('service_completed_successfully');
+    }
+    expect(compose.services['docker-proxy'].environment.DOCKER_PROXY_BIND_DIRS).toBe('${DOCKER_PROXY_BIND_DIRS:-/var/lib/h/egress}');
+    expect(compose.services['egress-dir'].volumes).toEqual([`${dir}:${dir}`]);
   });
 
   it('should pass every variable .env.example documents to the api and the worker', () => {

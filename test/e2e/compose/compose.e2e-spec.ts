@@ -20,6 +20,7 @@ const project = `hcompose${randomUUID().slice(0, 8)}`;
 // Sandboxes are created by the worker through the docker-proxy, outside the compose project: this
 // prefix is what the teardown removes.
 const sandboxPrefix = `${project}-`;
+// egress-dir is a one-shot (it prepares the egress socket dir and exits): not a running service.
 const SERVICES = ['postgres', 'redis', 'api', 'worker', 'docker-proxy', 'web', 'model'];
 const PROOF = 'compose-proof.txt';
 const PROOF_TEXT = 'written by a scripted run inside the compose stack\n';
@@ -28,6 +29,7 @@ let compose: string[] = [];
 let env: NodeJS.ProcessEnv = {};
 let baseUrl = '';
 let scenarios = '';
+const egressDir = join(tmpdir(), `h-compose-egress-${project}`);
 
 function sh(cmd: string, args: string[], timeoutMs = 600000): string {
   const r = spawnSync(cmd, args, { cwd: root, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
@@ -118,6 +120,9 @@ beforeAll(async () => {
     H_PORT: String(port),
     H_PUBLIC_URL: baseUrl,
     SANDBOX_NAME_PREFIX: sandboxPrefix,
+    // A host dir of this project's own, mounted at the same path into api and worker.
+    EGRESS_SOCKET_DIR: egressDir,
+    DOCKER_PROXY_BIND_DIRS: egressDir,
     H_COMPOSE_SCENARIOS: scenarios,
   };
   composeRun('up', '-d');
@@ -134,6 +139,7 @@ afterAll(async () => {
   }
   await removeSandboxes(sandboxPrefix);
   if (scenarios) rmSync(scenarios, { recursive: true, force: true });
+  rmSync(egressDir, { recursive: true, force: true });
 }, 300000);
 
 describe('the compose stack, started for real', () => {
@@ -181,6 +187,27 @@ describe('the compose stack, started for real', () => {
     const file = await client.get(`/api/v1/workspaces/${workspaceId}/files/text?path=${PROOF}`);
     expect(file.status).toBe(200);
     expect(file.body.content).toBe(PROOF_TEXT);
+  });
+
+  it("serves a network-enabled sandbox through the worker's egress proxy (deny by default)", async () => {
+    const client = await login(email);
+    const patched = await client.patch(`/api/v1/workspaces/${workspaceId}`, { networkEnabled: true, allowedHosts: ['example.org'] });
+    expect(patched.status).toBe(200);
+    // Network access is added when the sandbox is next (re)created: stop it, and the next use
+    // re-creates it on the same volume with the egress socket dir mounted.
+    const container = `${sandboxPrefix}ws-${workspaceId}`;
+    execFileSync('docker', ['stop', '-t', '1', container]);
+    await waitFor('the sandbox back with the egress mount', async () => {
+      const tree = await client.get(`/api/v1/workspaces/${workspaceId}/files/tree`);
+      if (tree.status !== 200) return false;
+      const binds = execFileSync('docker', ['inspect', '-f', '{{json .HostConfig.Binds}}', container], { encoding: 'utf8' });
+      return binds.includes(':/run/h/egress');
+    }, 120000);
+    // From inside the sandbox (no network but loopback): a name off the allowlist is refused by
+    // the proxy itself, before any connection; the answer says why.
+    const head = execFileSync('docker', ['exec', container, 'curl', '-sS', '-o', '/dev/null', '-D', '-', '-x', 'http://127.0.0.1:3128', 'http://not-allowlisted.example/'], { encoding: 'utf8' });
+    expect(head).toMatch(/^HTTP\/1\.1 403/);
+    expect(head).toMatch(/x-h-egress-refused: NOT_ALLOWLISTED/i);
   });
 
   it('keeps the data across down and up', async () => {
