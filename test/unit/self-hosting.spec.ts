@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { envSchema } from '@h/config';
 
-// No image can be pulled on H's build machines, so `docker compose up` cannot run in CI. These
-// checks catch what would break a self-hoster's first start: a service missing, a Dockerfile path
-// that does not exist, a dependency that does not wait for health, an undocumented variable.
+// Quick checks of what would break a self-hoster's first start: a service missing, a Dockerfile path
+// that does not exist, a dependency that does not wait for health, an undocumented variable. The
+// stack itself is started for real by test/e2e/compose/compose.e2e-spec.ts (images built without a
+// registry by infra/compose/build-images.sh).
 const root = join(__dirname, '..', '..');
 const composeText = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
 // Compose resolves YAML merge keys (`<<: *server-env`); so must the parse.
@@ -52,7 +53,8 @@ describe('docker-compose.yml', () => {
     const used = Object.values<any>(compose.services)
       .flatMap((s) => s.volumes ?? [])
       .map((v: string) => v.split(':')[0])
-      .filter((v: string) => !v.startsWith('/'));
+      // Host paths: literal, or the egress socket dir's `${EGRESS_SOCKET_DIR:-/var/lib/h/egress}`.
+      .filter((v: string) => !v.startsWith('/') && !v.startsWith('${'));
     expect(used.length).toBeGreaterThanOrEqual(3);
     for (const v of used) expect(declared).toContain(v);
   });
@@ -105,6 +107,45 @@ describe('docker-compose.yml', () => {
   // address (Prometheus scrapes /metrics over the compose network).
   const WORKER_ONLY = ['WORKER_HEALTH_PORT', 'WORKER_HEALTH_HOST', 'WORKER_HEALTH_MAX_LAG_MS', 'WORKER_STALL_EXIT_MS'];
   const SET_ON_WORKER = ['WORKER_HEALTH_PORT', 'WORKER_HEALTH_HOST'];
+
+  it('should default to the public images and let H_*_IMAGE select ones built without a registry', () => {
+    const images = Object.fromEntries(Object.entries<any>(compose.services).map(([name, s]) => [name, s.image]));
+    expect(images).toMatchObject({
+      postgres: '${H_POSTGRES_IMAGE:-postgres:16-bookworm}',
+      redis: '${H_REDIS_IMAGE:-redis:7-bookworm}',
+      api: '${H_SERVER_IMAGE:-h-server:latest}',
+      worker: '${H_SERVER_IMAGE:-h-server:latest}',
+      'docker-proxy': '${H_SERVER_IMAGE:-h-server:latest}',
+      web: '${H_WEB_IMAGE:-h-web:latest}',
+    });
+    // infra/compose/build-images.sh prints exactly these variables.
+    const script = readFileSync(join(root, 'infra/compose/build-images.sh'), 'utf8');
+    for (const v of ['H_SERVER_IMAGE', 'H_WEB_IMAGE']) expect(script).toContain(`echo "${v}=`);
+    expect(script).toContain('echo "H_$(echo "$svc" | tr a-z A-Z)_IMAGE=$tag"');
+  });
+
+  it("should keep to what Debian's docker-compose 1.29 parses (no top-level name)", () => {
+    expect(Object.keys(compose).sort()).toEqual(['services', 'volumes', 'x-server-env']);
+  });
+
+  it("should let the docker proxy's own health check (root without capabilities) open its socket", () => {
+    const proxy = compose.services['docker-proxy'];
+    expect(proxy.user).toBe('0:0');
+    expect(proxy.cap_drop).toEqual(['ALL']);
+    // Owner: the api's and worker's user; group root, which the health check runs as.
+    expect(proxy.environment.DOCKER_PROXY_SOCKET_OWNER).toBe('1000:0');
+  });
+
+  it('should give api and worker the egress socket dir at its host path, and the proxy leave to bind it', () => {
+    const dir = '${EGRESS_SOCKET_DIR:-/var/lib/h/egress}';
+    for (const name of ['api', 'worker']) {
+      expect(compose.services[name].environment.EGRESS_SOCKET_DIR).toBe(dir);
+      expect(compose.services[name].volumes).toContain(`${dir}:${dir}`);
+      expect(compose.services[name].depends_on['egress-dir'].condition).toBe('service_completed_successfully');
+    }
+    expect(compose.services['docker-proxy'].environment.DOCKER_PROXY_BIND_DIRS).toBe('${DOCKER_PROXY_BIND_DIRS:-/var/lib/h/egress}');
+    expect(compose.services['egress-dir'].volumes).toEqual([`${dir}:${dir}`]);
+  });
 
   it('should pass every variable .env.example documents to the api and the worker', () => {
     for (const name of ['api', 'worker']) {
