@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { changeNote, INTERRUPTED_RESULT, rebuildConversation, runAgent, stepModeState, type AgentRunOptions, type AgentRunResult, type FileChangeRecorder, type ToolAuthorization } from '@h/agent';
+import { changeNote, INTERRUPTED_RESULT, listTree, rebuildConversation, runAgent, stepModeState, type AgentRunOptions, type AgentRunResult, type FileChangeRecorder, type ToolAuthorization } from '@h/agent';
 import type { AgentEvent, ErrorCode, SessionEventData, Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import {
@@ -41,6 +41,7 @@ import { RunEventWriter } from './run-event-writer';
 import { RunMemory } from './run-memory';
 import { McpNotices, noMcp, openRunMcp, runTools } from './run-mcp';
 import { describeScreenshot } from './browser-vision';
+import { DeltaCoalescer } from './delta-coalescer';
 import { runShape, workspaceContextOptions } from './run-shape';
 import { instrumentedProvider, recordBatchMetrics, recordRunEnd } from './run-telemetry';
 import { RunTimings } from './run-timings';
@@ -75,6 +76,7 @@ export class AgentRunJob {
   private readonly controllers = new Map<string, AbortController>();
   /** Each running run's budget check, by run id (run-budget-guard.ts). */
   private readonly guards = new Map<string, RunBudgetGuard>();
+  private readonly coalescers = new WeakMap<RunEventWriter, DeltaCoalescer>();
   /**
    * The newest seq of each session this worker runs, from its own appends and the event bus (other
    * writers' appends): token deltas say which event they follow without a database read each.
@@ -141,7 +143,7 @@ export class AgentRunJob {
       this.guards.delete(runId);
       this.sessionSeqs.delete(run.sessionId);
       await timings.time('dispatch', () => this.dispatcher.dispatch(run.teamId));
-      this.logger.debug({ runId, timings: timings.summary() }, 'run segment timings');
+      this.logger.debug({ runId, timings: timings.summary(), timeline: timings.timeline() }, 'run segment timings');
     }
   }
 
@@ -221,9 +223,19 @@ export class AgentRunJob {
     );
     // The workspace's external MCP servers for this segment (run-mcp.ts); none is fatal. A
     // sub-agent is offered exactly its profile's allowlist, so it connects to none.
-    const mcp = run.parentRunId
-      ? noMcp()
-      : await timings.time('mcp.open', () => openRunMcp(this.mcp, this.sandboxes, workspaceRow, sandbox.record, controller.signal));
+    // The MCP servers, the memory selection and the tree listing of the opening context are read
+    // at once (each a round trip or more, on the way to the first model request).
+    const contextOptions = workspaceContextOptions(this.config.env, !!run.parentRunId);
+    const timedWorkspace = timings.workspace(sandbox.workspace);
+    if (contextOptions && contextOptions.tree !== false && !stored.some((e) => e.runId === run.id && e.type !== 'message.user')) {
+      contextOptions.listing = listTree(timedWorkspace).catch(() => null);
+    }
+    const [mcp, memory] = await Promise.all([
+      run.parentRunId
+        ? noMcp()
+        : timings.time('mcp.open', () => openRunMcp(this.mcp, this.sandboxes, workspaceRow, sandbox.record, controller.signal)),
+      timings.time('memory.select', () => this.memory.opening(run, workspaceRow.id, log, conversation, provider)),
+    ]);
     const notices = new McpNotices(run.id, stored, mcp.failures);
     // Delegate calls that wait for their sub-agents, by call id: conclude() starts them.
     const delegations = new Map<string, DelegationRequest[]>();
@@ -244,10 +256,10 @@ export class AgentRunJob {
       thinking: session.thinking,
       // The session's own limit within the instance's; counted over the whole run (all segments).
       maxSteps: Math.min(session.maxSteps ?? this.config.env.AGENT_MAX_STEPS, this.config.env.AGENT_MAX_STEPS_LIMIT),
-      workspace: timings.workspace(sandbox.workspace),
-      workspaceContext: workspaceContextOptions(this.config.env, !!run.parentRunId),
+      workspace: timedWorkspace,
+      workspaceContext: contextOptions,
       // Remembered entries for this run, selected once, told after the cached prefix (run-memory.ts).
-      memory: await timings.time('memory.select', () => this.memory.opening(run, workspaceRow.id, log, conversation, provider)),
+      memory,
       memoryStore: this.memory.store(run, workspaceRow.id),
       // The IDE's shared terminals, labelled as this session's agent's (run_in_terminal, kill_terminal).
       terminals: new SandboxTerminalHost(async () => (await this.sandboxes.driver()).connect(sandbox.record), {
@@ -487,22 +499,35 @@ export class AgentRunJob {
 
   private async record(run: RunRecord, writer: RunEventWriter, engineEvent: AgentEvent, timings: RunTimings): Promise<void> {
     const event = withApiErrorCode(engineEvent);
+    const deltas = this.deltasOf(run, writer, timings);
     if (event.type !== 'text.delta' && event.type !== 'thinking.delta') {
+      deltas.flush(); // the deltas before it go first
+      timings.mark(event.type);
       await writer.push(event);
       // A model request was paid for: stop here, before its calls run, if the budget is spent.
       if (event.type === 'usage') await this.guards.get(run.id)?.afterUsage(() => writer.flush());
       return;
     }
+    deltas.push(event.type, event.data.delta);
+  }
+
+  /** The segment's token deltas, coalesced per event-loop turn (delta-coalescer.ts), by writer. */
+  private deltasOf(run: RunRecord, writer: RunEventWriter, timings: RunTimings): DeltaCoalescer {
+    let deltas = this.coalescers.get(writer);
+    if (deltas) return deltas;
     // A delta goes out once the events before it are persisted and published (the writer orders
     // it), so the seq it follows is the last one written by then; the engine does not wait for it.
-    const ts = new Date().toISOString();
-    writer.pushEphemeral(() => {
-      // Set before the engine started, kept up by every append: read synchronously, so the
-      // publish is issued in its turn (the writer relies on that for the order).
-      const afterSeq = this.sessionSeqs.get(run.sessionId) ?? 0;
-      const delta = { sessionId: run.sessionId, runId: run.id, afterSeq, ts, type: event.type, data: event.data };
-      return timings.time('publish.delta', () => this.bus.publishEphemeral(delta));
-    });
+    deltas = new DeltaCoalescer(({ type, delta: text, ts }) =>
+      writer.pushEphemeral(() => {
+        // Set before the engine started, kept up by every append: read synchronously, so the
+        // publish is issued in its turn (the writer relies on that for the order).
+        const afterSeq = this.sessionSeqs.get(run.sessionId) ?? 0;
+        const delta = { sessionId: run.sessionId, runId: run.id, afterSeq, ts, type, data: { delta: text } };
+        return timings.time('publish.delta', () => this.bus.publishEphemeral(delta));
+      }),
+    );
+    this.coalescers.set(writer, deltas);
+    return deltas;
   }
 
   /**

@@ -14,6 +14,8 @@ interface Span {
 export class RunTimings {
   private readonly spans = new Map<string, Span>();
   private readonly t0 = performance.now();
+  // Start offset, name and duration of every span, in order: the run's timeline (debug log).
+  private readonly marks: string[] = [];
 
   async time<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const t = performance.now();
@@ -25,6 +27,7 @@ export class RunTimings {
   }
 
   add(name: string, ms: number): void {
+    this.marks.push(`${(performance.now() - ms - this.t0).toFixed(1)} ${name} ${ms.toFixed(1)}`);
     const s = this.spans.get(name);
     if (s) {
       s.ms += ms;
@@ -71,5 +74,15 @@ export class RunTimings {
     }
     out.uncovered = `${(total - covered).toFixed(1)} ms`;
     return out;
+  }
+
+  /** A point on the timeline (an event the engine emitted), not a span. */
+  mark(name: string): void {
+    this.marks.push(`${(performance.now() - this.t0).toFixed(1)} ${name}`);
+  }
+
+  /** Each span as `<start ms> <name> <duration ms>`, in the order they ended. */
+  timeline(): string[] {
+    return this.marks;
   }
 }

@@ -43,9 +43,9 @@ export class RunService {
     if (body.stepMode && session && session.engine !== 'h') {
       throw AppException.badRequest('VALIDATION_FAILED', 'stepMode needs engine h: Claude Code runs its own loop.');
     }
-    await this.quotas.assertSandboxCanStart(access.teamId, workspaceId);
-    // A spent budget refuses the run before anything is written (402 BUDGET_EXCEEDED).
-    await this.budget.assertCanStart(access.teamId);
+    // A full sandbox quota (429) or a spent budget (402 BUDGET_EXCEEDED) refuses the run before
+    // anything is written; the two checks are independent reads, made at once.
+    await Promise.all([this.quotas.assertSandboxCanStart(access.teamId, workspaceId), this.budget.assertCanStart(access.teamId)]);
     const posted = await this.runs
       .createWithMessage({
         sessionId,

@@ -22,6 +22,12 @@ export interface TreeListing {
    * are found here without a listing of their own); null when the walk stopped before it saw them all.
    */
   rootFiles?: string[] | null;
+  /**
+   * Every directory the walk saw (the root as ''), with the names of the files directly in it;
+   * null when the walk stopped early. Instruction files are looked up here instead of listing each
+   * directory a call reaches (a round trip to the sandbox per directory, on the step's path).
+   */
+  dirFiles?: ReadonlyMap<string, readonly string[]> | null;
 }
 
 /** Lists the workspace's files: the shallowest FILE_TREE_MAX_PATHS of them, so the top of a big tree is always shown. */
@@ -31,7 +37,23 @@ export async function listTree(workspace: Workspace): Promise<TreeListing> {
   const depth = (p: string) => p.split('/').length;
   const shown = files.length <= FILE_TREE_MAX_PATHS ? files : [...files].sort((a, b) => depth(a) - depth(b) || cmp(a, b)).slice(0, FILE_TREE_MAX_PATHS);
   const rootFiles = truncated ? null : entries.filter((e) => e.type === 'file' && !e.path.includes('/')).map((e) => e.path);
-  return { paths: shown.sort(cmp), total: files.length, scanCapped: truncated, rootFiles };
+  let dirFiles: Map<string, string[]> | null = null;
+  if (!truncated) {
+    dirFiles = new Map([['', []]]);
+    for (const e of entries) {
+      if (e.type === 'directory') {
+        if (!dirFiles.has(e.path)) dirFiles.set(e.path, []);
+        continue;
+      }
+      if (e.type !== 'file') continue;
+      const slash = e.path.lastIndexOf('/');
+      const dir = slash === -1 ? '' : e.path.slice(0, slash);
+      const names = dirFiles.get(dir);
+      if (names) names.push(e.path.slice(slash + 1));
+      else dirFiles.set(dir, [e.path.slice(slash + 1)]);
+    }
+  }
+  return { paths: shown.sort(cmp), total: files.length, scanCapped: truncated, rootFiles, dirFiles };
 }
 
 export type TreeUpdate =

@@ -1,10 +1,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentEvent } from '@h/contracts';
+import type { AgentEvent, Workspace } from '@h/contracts';
 import { rebuildConversation } from '../conversation';
 import { createAgentKit, GOOD_SUMMARY, scenario, type AgentKit } from '../testing/agent-test-kit';
 import { FILE_TREE_PATCH_MAX, listTree, renderTree, treeUpdate } from './file-tree';
 import { directoryChain, readInstruction } from './instructions';
+import { WorkspaceContextTracker } from './workspace-context';
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({ name, arguments: args });
 const done = { toolCalls: [call('write_summary', { summary: GOOD_SUMMARY }), call('task_complete')] };
@@ -112,5 +113,67 @@ describe('workspace context', () => {
     kit.server.load(scenario('none', [{ text: 'Hi.' }]));
     await kit.run(null);
     expect(contextEvents(kit.events)).toEqual([]);
+  });
+});
+
+describe(WorkspaceContextTracker.name, () => {
+  let kit: AgentKit;
+  beforeEach(async () => (kit = await createAgentKit({ maxRetries: 1 })));
+  afterEach(() => kit.close());
+
+  // The workspace with its directory listings (not the opening's recursive walk) counted.
+  function counted(): { workspace: Workspace; dirLists: string[] } {
+    const dirLists: string[] = [];
+    const workspace = new Proxy(kit.workspace, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== 'list' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        return (path: string, options?: { recursive?: boolean }) => {
+          if (!options?.recursive) dirLists.push(path);
+          return value.call(target, path, options);
+        };
+      },
+    });
+    return { workspace, dirLists };
+  }
+  const none = () => ({ instructions: new Map<string, string>(), tree: null });
+
+  it('should find a reached directory\'s instructions from the opening walk without listing it', async () => {
+    kit.write({ 'src/api/CLAUDE.md': 'API code uses tabs.\n', 'src/api/handler.js': '\n', 'lib/x.js': '\n' });
+    const { workspace, dirLists } = counted();
+    const tracker = new WorkspaceContextTracker(workspace, {}, none);
+    await tracker.opening();
+    const found = await tracker.afterCalls([{ id: 'c1', name: 'read_file', arguments: JSON.stringify({ path: 'src/api/handler.js' }) }]);
+    expect(found?.content).toContain('API code uses tabs.');
+    expect(await tracker.afterCalls([{ id: 'c2', name: 'read_file', arguments: JSON.stringify({ path: 'lib/x.js' }) }])).toBeNull();
+    expect(dirLists).toEqual([]);
+  });
+
+  it('should list a directory again once a command ran, so an instruction file it created is found', async () => {
+    kit.write({ 'src/a.js': '\n', 'lib/x.js': '\n' });
+    const { workspace, dirLists } = counted();
+    const tracker = new WorkspaceContextTracker(workspace, {}, none);
+    await tracker.opening();
+    kit.write({ 'lib/AGENTS.md': 'Made by a command.\n' });
+    await tracker.afterCalls([{ id: 'c1', name: 'run_command', arguments: JSON.stringify({ command: 'make' }) }]);
+    const found = await tracker.afterCalls([{ id: 'c2', name: 'read_file', arguments: JSON.stringify({ path: 'lib/x.js' }) }]);
+    expect(found?.content).toContain('Made by a command.');
+    expect(dirLists).toContain('lib');
+  });
+
+  it('should use the listing the host started instead of walking the workspace again', async () => {
+    kit.write({ 'a.js': '\n' });
+    const walks: string[] = [];
+    const workspace = new Proxy(kit.workspace, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key === 'list') return (path: string, options?: { recursive?: boolean }) => (walks.push(path), value.call(target, path, options));
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const listing = listTree(kit.workspace);
+    const opening = await new WorkspaceContextTracker(workspace, { listing }, none).opening();
+    expect(opening?.content).toContain('a.js');
+    expect(walks).toEqual([]);
   });
 });

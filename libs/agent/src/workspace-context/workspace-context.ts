@@ -5,7 +5,7 @@
 import type { WorkspaceContextData } from '@h/contracts';
 import type { Workspace } from '@h/contracts';
 import type { ToolCall } from '@h/llm';
-import { listTree, treeUpdate } from './file-tree';
+import { listTree, treeUpdate, type TreeListing } from './file-tree';
 import {
   INSTRUCTION_FILE_NAMES,
   INSTRUCTIONS_MAX_BYTES_DEFAULT,
@@ -23,6 +23,11 @@ export interface WorkspaceContextOptions {
   instructions?: boolean;
   /** Bytes of instruction text one run may add (default INSTRUCTIONS_MAX_BYTES_DEFAULT). */
   instructionsMaxBytes?: number;
+  /**
+   * The tree listing, started by the host before the run (beside its other reads) so the opening
+   * does not wait for it; listed here when absent.
+   */
+  listing?: Promise<TreeListing | null>;
 }
 
 /** What the model already has, folded from the session's events (Conversation). */
@@ -36,12 +41,26 @@ export interface ContextGuidance {
   workspaceContext: WorkspaceContextData;
 }
 
+// Tools that create no file but the one their arguments name (afterCalls looks at those): after
+// any other call (a command, a terminal, an MCP tool, a sub-agent) the opening's walk is stale.
+// (rename_file is not one: a directory moved into a walked one's place brings its own files.)
+const FILE_TOOLS = new Set([
+  'read_file', 'list_files', 'search_files', 'grep', 'write_file', 'edit_file', 'delete_file', 'create_directory',
+  'read_problems', 'read_graph', 'read_command_output', 'write_summary', 'write_todos', 'task_complete',
+  'remember', 'recall', 'forget', 'session_search', 'session_trace', 'session_event_search', 'session_event_read', 'session_event_trace',
+]);
+
 // Argument names of the tools that name a file or directory.
 const PATH_ARGS = ['path', 'file_path', 'from', 'to', 'old_path', 'new_path', 'cwd', 'directory'];
 
 export class WorkspaceContextTracker {
   private remaining: number;
   private readonly checkedDirs = new Set<string>();
+  /**
+   * The opening's walk, by directory, while nothing but the file tools (whose paths afterCalls
+   * checks anyway) has run since: a command may create an instruction file anywhere.
+   */
+  private walked: ReadonlyMap<string, readonly string[]> | null = null;
 
   constructor(
     private readonly workspace: Workspace,
@@ -56,7 +75,8 @@ export class WorkspaceContextTracker {
     const parts: string[] = [];
     const data: WorkspaceContextData = {};
     // One walk of the workspace serves the tree and the root's instruction files.
-    const listing = this.options.tree !== false ? await listTree(this.workspace).catch(() => null) : null;
+    const listing = this.options.tree !== false ? await (this.options.listing ?? listTree(this.workspace)).catch(() => null) : null;
+    this.walked = listing?.dirFiles ?? null;
     if (this.options.instructions !== false) {
       const known = this.known().instructions;
       const atRoot = listing?.rootFiles ? this.rootInstructions(listing.rootFiles) : await this.discover(['']).catch(() => []);
@@ -79,6 +99,7 @@ export class WorkspaceContextTracker {
   /** After a batch: instructions of directories the calls reached for the first time, and instruction files they changed. */
   async afterCalls(calls: readonly ToolCall[]): Promise<ContextGuidance | null> {
     if (this.options.instructions === false) return null;
+    if (calls.some((c) => !FILE_TOOLS.has(c.name))) this.walked = null;
     const touched = calls.flatMap((c) => pathsOf(c.arguments));
     if (!touched.length) return null;
     const known = this.known().instructions;
@@ -101,7 +122,14 @@ export class WorkspaceContextTracker {
   private async discover(dirs: string[]): Promise<string[]> {
     const fresh = dirs.filter((d) => !this.checkedDirs.has(d));
     for (const d of fresh) this.checkedDirs.add(d);
-    const found = await Promise.all(fresh.map((d) => instructionPathsIn(this.workspace, d).catch(() => [] as string[])));
+    const found = await Promise.all(
+      fresh.map((d) => {
+        // A directory the walk saw, unchanged since but by file tools: its names are known.
+        const names = this.walked?.get(d === '.' ? '' : d);
+        if (names) return INSTRUCTION_FILE_NAMES.filter((n) => names.includes(n)).map((n) => (d && d !== '.' ? `${d}/${n}` : n));
+        return instructionPathsIn(this.workspace, d).catch(() => [] as string[]);
+      }),
+    );
     return found.flat();
   }
 

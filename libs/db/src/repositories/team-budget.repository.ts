@@ -26,12 +26,16 @@ type RawRow = { key: string | null; label: string | null; runs: number; requests
 export class TeamBudgetRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** null when the team does not exist. */
-  async state(teamId: string, from: Date, to: Date): Promise<BudgetState | null> {
+  /**
+   * null when the team does not exist. `budgetedOnly`: a team without a budget gets `spentUsd` 0
+   * without its month's runs being summed (the check before every posted message, bench/runs).
+   */
+  async state(teamId: string, from: Date, to: Date, options: { budgetedOnly?: boolean } = {}): Promise<BudgetState | null> {
     const rows = await this.prisma.$queryRaw<Array<{ monthlyUsd: unknown; spentUsd: unknown }>>`
       SELECT t."monthlyBudgetUsd" AS "monthlyUsd",
-        (SELECT COALESCE(sum(r."costUsd"), 0) FROM "Run" r
-          WHERE r."teamId" = t."id" AND r."createdAt" >= ${from}::timestamp(3) AND r."createdAt" < ${to}::timestamp(3)) AS "spentUsd"
+        CASE WHEN t."monthlyBudgetUsd" IS NULL AND ${options.budgetedOnly ?? false}::boolean THEN 0
+        ELSE (SELECT COALESCE(sum(r."costUsd"), 0) FROM "Run" r
+          WHERE r."teamId" = t."id" AND r."createdAt" >= ${from}::timestamp(3) AND r."createdAt" < ${to}::timestamp(3)) END AS "spentUsd"
       FROM "Team" t WHERE t."id" = ${teamId}::uuid`;
     const row = rows[0];
     if (!row) return null;

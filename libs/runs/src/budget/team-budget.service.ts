@@ -23,7 +23,10 @@ export class TeamBudgetService {
 
   /** Throws 402 BUDGET_EXCEEDED when the team's budget for this month is spent. */
   async assertCanStart(teamId: string): Promise<void> {
-    const status = await this.status(teamId);
+    const range = monthRange(new Date());
+    const state = await this.budgets.state(teamId, range.from, range.to, { budgetedOnly: true });
+    if (!state) throw AppException.notFound('Team');
+    const status = budgetStatus(range, state.monthlyUsd, state.spentUsd);
     if (status.exceeded) throw new AppException(HttpStatus.PAYMENT_REQUIRED, 'BUDGET_EXCEEDED', budgetExceededMessage(status));
   }
 
