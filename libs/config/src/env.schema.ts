@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseDockerHosts } from './docker-hosts';
 
 // Every variable H reads, validated once at boot. `.env.example` documents each of them; a process
 // given a bad value refuses to start with a message naming the variable.
@@ -277,6 +278,24 @@ export const envSchema = z.object({
     .string()
     .regex(/^(unix:\/\/\/\S+|tcp:\/\/[^/\s]+)$/, 'use unix:///path/to/docker.sock or tcp://host:port')
     .optional(),
+  /**
+   * Several Docker engines for sandboxes: `name=endpoint[;max=N]` entries, comma-separated (e.g.
+   * `a=unix:///var/run/docker.sock,b=tcp://10.0.0.7:2375;max=20`). Each workspace's sandbox is
+   * placed once on the healthy host with the fewest, recorded (Sandbox.host), and stays there.
+   * Unset: the one engine of DOCKER_HOST, named `local`. Every host needs SANDBOX_IMAGE.
+   */
+  SANDBOX_DOCKER_HOSTS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      try {
+        return parseDockerHosts(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** apps/docker-proxy: the unix socket it listens on, the engine socket it forwards to, who owns its socket (uid:gid). */
   DOCKER_PROXY_SOCKET: z.string().min(1).default('/run/h-docker/docker.sock'),
   DOCKER_PROXY_UPSTREAM: z.string().min(1).default('/var/run/docker.sock'),

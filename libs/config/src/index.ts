@@ -4,3 +4,4 @@ export * from './config.module';
 export * from './host-env';
 export * from './sandboxd-env';
 export * from './tool-env';
+export * from './docker-hosts';

@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   ALREADY_EXISTS: { status: 409, description: 'Something is already at that path in the workspace (create, move).' },
   EDIT_CONFLICT: { status: 409, description: 'The file is not the version If-Match names; error.current and error.yours carry both versions.' },
   NOT_A_REPOSITORY: { status: 409, description: 'The workspace has no git repository at its root: POST …/git/init makes one.' },
+  DRIVER_UNSUPPORTED: { status: 409, description: "The workspace's sandbox driver does not offer this (git import and export, archives need Docker exec; the kubernetes driver has none yet)." },
   GIT_CONFLICT: { status: 409, description: "git refused because of the repository's state (local changes a checkout would overwrite, another git command running, a merge in progress); the message is git's, with what to do." },
   GIT_REFUSED: { status: 409, description: "git refused the request (nothing to commit, branch exists, ...); the message is git's." },
   CHANGE_CONFLICT: { status: 409, description: 'The file changed since the agent wrote it: error.details carries the recorded and the current version; nothing was restored.' },
@@ -106,6 +107,8 @@ export const ERROR_CODES = {
   INTERNAL: { status: 500, description: 'Something went wrong on the server; it was logged.' },
   WEB_UNAVAILABLE: { status: 502, description: 'The web app behind the api is not answering yet.' },
   NOT_READY: { status: 503, description: 'A dependency (Postgres, Redis) does not answer.' },
+  SANDBOX_HOST_UNAVAILABLE: { status: 503, description: "The Docker host the workspace's sandbox was placed on (SANDBOX_DOCKER_HOSTS) does not answer; the message names it." },
+  SANDBOX_NO_HOST: { status: 503, description: 'No Docker host can take a new sandbox now (none answers, all are full, or none can give what the workspace needs); the message says which.' },
   SANDBOX_UNAVAILABLE: { status: 503, description: "The workspace sandbox could not be started or reached: the file API's answer, and a run's failure." },
   WORKSPACE_DISK_FULL: { status: 507, description: "The workspace's disk budget (SANDBOX_DISK_MB) is used up." },
   // --- inside an MCP tools/call answer (a JSON-RPC error of HTTP 200) ---

@@ -2,6 +2,7 @@ import { type HttpErrorCode, WorkspaceError } from '@h/contracts';
 import { QuotaExceededError } from '@h/db';
 import { AppException, errorStatus } from '@h/http';
 import { quotaExceeded } from '@h/identity';
+import { isSandboxHostError } from '@h/sandbox';
 import { RpcError } from '@h/sandbox-protocol';
 
 // The file API's codes, and how a sandbox's answer (RpcError with data.code, or the
@@ -32,6 +33,8 @@ export function filesError(code: FilesErrorCode, message: string, details?: Reco
 export function fromSandboxError(err: unknown): unknown {
   if (err instanceof AppException) return err;
   if (err instanceof QuotaExceededError) return quotaExceeded(err);
+  // Several Docker hosts: which one is down, or why none can take the workspace (503, named).
+  if (isSandboxHostError(err)) return new AppException(errorStatus(err.code), err.code, err.message);
   const code = err instanceof RpcError ? err.data?.code : err instanceof WorkspaceError ? err.code : undefined;
   const message = err instanceof Error ? err.message : String(err);
   switch (code) {

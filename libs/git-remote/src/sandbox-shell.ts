@@ -2,6 +2,7 @@ import type * as net from 'node:net';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type Docker from 'dockerode';
+import { AppException } from '@h/http';
 import { WORKSPACE_ROOT } from '@h/sandbox-protocol';
 import type { SandboxRecord } from '@h/sandbox';
 import { runProcess, type ProcessResult } from './git-process';
@@ -41,6 +42,10 @@ export class SandboxShell {
 
   async run(argv: string[], options: ShellRunOptions = {}): Promise<ProcessResult> {
     const cwd = this.path(options.cwd ?? '');
+    if (this.record.driver !== 'local' && !this.docker) {
+      // Never a host process for a sandbox of another driver: that would run outside its isolation.
+      throw new AppException(409, 'DRIVER_UNSUPPORTED', `Bringing files in or out of a ${this.record.driver} sandbox is not supported yet; use the file API or the agent.`);
+    }
     if (this.record.driver === 'local' || !this.docker) {
       return runProcess(argv[0], argv.slice(1), { cwd, env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: this.root, ...options.env }, stdin: options.stdin, stdout: options.stdout, timeoutMs: options.timeoutMs });
     }

@@ -58,7 +58,7 @@ export class WorkspaceImportService extends WorkspaceImporter {
   }
 
   async run(workspace: WorkspaceRecord, record: SandboxRecord, progress: (message: string) => void): Promise<string | null> {
-    const shell = this.shells.for(record);
+    const shell = await this.shells.for(record);
     const spool = importSpoolFile(this.config, workspace.id);
     if (await exists(spool)) {
       await this.unpack(shell, spool, progress);

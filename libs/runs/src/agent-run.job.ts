@@ -25,7 +25,7 @@ import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { McpConnector } from '@h/mcp';
 import { registerConfiguredModels } from '@h/llm';
 import { ModelProviderResolver, ProviderUnavailableError, type ResolvedModelProvider } from '@h/providers';
-import { SandboxBrowserHost, SandboxGraphHost, SandboxTerminalHost, type SandboxRecord } from '@h/sandbox';
+import { SandboxBrowserHost, SandboxGraphHost, isSandboxHostError, SandboxTerminalHost, type SandboxRecord } from '@h/sandbox';
 import { SessionQueryService } from '@h/session-search';
 import { delegationRequests, lineCounts, type DelegationRequest } from '@h/tools';
 import { SandboxManager } from '@h/workspaces';
@@ -206,6 +206,8 @@ export class AgentRunJob {
       sandbox = await timings.time('sandbox.open', () => this.sandboxes.open(workspaceRow));
     } catch (err) {
       if (err instanceof QuotaExceededError) throw new RunFailure('QUOTA_EXCEEDED', err.message);
+      // Several Docker hosts: say which one is down, or why none can take the workspace.
+      if (isSandboxHostError(err)) throw new RunFailure(err.code, err.message);
       this.logger.error({ runId: run.id, err }, 'sandbox unavailable');
       throw new RunFailure('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }

@@ -26,7 +26,7 @@ import {
   RunRepository,
 } from '@h/db';
 import { ProviderSecretReader } from '@h/providers';
-import { MODEL_GATEWAY_SANDBOX_DIR } from '@h/sandbox';
+import { isSandboxHostError, MODEL_GATEWAY_SANDBOX_DIR } from '@h/sandbox';
 import { SandboxManager } from '@h/workspaces';
 import { apiErrorCode } from './engine-error-codes';
 import { permissionPreview } from './permission-preview';
@@ -132,6 +132,7 @@ export class ClaudeCodeRunner implements OnModuleDestroy {
       sandbox = await this.sandboxes.open(seg.workspace);
     } catch (err) {
       if (err instanceof QuotaExceededError) return fail('QUOTA_EXCEEDED', err.message);
+      if (isSandboxHostError(err)) return fail(err.code, err.message);
       this.logger.error({ runId: seg.run.id, err }, 'sandbox unavailable');
       return fail('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }

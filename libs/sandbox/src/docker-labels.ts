@@ -5,6 +5,8 @@ export const LABEL_MANAGED = 'h.managed';
 export const LABEL_TEAM = 'h.team';
 export const LABEL_WORKSPACE = 'h.workspace';
 export const LABEL_POOL = 'h.pool';
+/** The Docker host (SANDBOX_DOCKER_HOSTS) a sandbox was placed on: each host's driver sees only its own. */
+export const LABEL_HOST = 'h.host';
 /** The driver's name prefix: reconcile only ever touches its own namespace. */
 export const LABEL_NAMESPACE = 'h.ns';
 

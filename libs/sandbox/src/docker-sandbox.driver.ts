@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import Docker from 'dockerode';
 import type { SandboxClient } from './sandbox-client';
+import { CoalescedConnect } from './coalesced-connect';
 import { KeyedLock } from './keyed-lock';
 import {
   DEFAULT_SANDBOX_LIMITS,
@@ -48,7 +49,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   private readonly limits: SandboxLimits;
   private readonly user: string;
   private readonly connections: DockerConnections;
-  private readonly connecting = new Map<string, Promise<SandboxClient>>();
+  private readonly clients: CoalescedConnect;
   private readonly locks = new KeyedLock();
   private readonly pool: WarmPool;
   private readonly reaper: IdleReaper;
@@ -70,6 +71,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       readyTimeoutMs: opts.readyTimeoutMs,
       onActivity: (name) => this.touch(name),
     });
+    this.clients = new CoalescedConnect((name) => this.connections.get(name), (name) => this.connections.open(name));
     this.pool = new WarmPool({
       docker: this.docker,
       size: opts.poolSize ?? 0,
@@ -174,19 +176,11 @@ export class DockerSandboxDriver implements SandboxDriver {
     };
   }
 
-  async connect(record: SandboxRecord): Promise<SandboxClient> {
-    const open = this.connections.get(record.name);
-    if (open && !open.closed) return open;
-    const inflight = this.connecting.get(record.name);
-    if (inflight) return inflight;
-    const p = (async () => {
+  connect(record: SandboxRecord): Promise<SandboxClient> {
+    return this.clients.connect(record.name, async () => {
       const running = await this.inspect(record.name);
       if (!running?.State.Running || running.State.Restarting || this.storage.needsAttach(record)) await this.start(record);
-      const again = this.connections.get(record.name);
-      return again && !again.closed ? again : this.connections.open(record.name);
-    })().finally(() => this.connecting.delete(record.name));
-    this.connecting.set(record.name, p);
-    return p;
+    });
   }
 
   /** A process in the sandbox over a `docker exec` attach (docker-process.ts). */

@@ -2,6 +2,8 @@ export * from './sandbox-driver';
 export * from './sandbox-client';
 export * from './transports';
 export * from './docker-sandbox.driver';
+export * from './multi-host-docker.driver';
+export * from './docker-placement';
 export type { DockerSandboxOptions } from './docker-sandbox.options';
 export * from './docker-labels';
 export * from './local-sandbox.driver';

@@ -67,6 +67,8 @@ export interface SandboxRecord {
   unsafe?: boolean;
   /** The container mounts the model gateway's socket dir (created with the driver's modelGatewaySocketDir). */
   modelGateway?: boolean;
+  /** The Docker host it was placed on (SANDBOX_DOCKER_HOSTS); absent: the one engine. */
+  host?: string;
 }
 
 /** A process started in a sandbox with its stdio attached to the host (see SandboxDriver.spawn). */

@@ -24,4 +24,6 @@ export const sandboxRecordSchema = z.object({
   createdAt: z.string(),
   unsafe: z.boolean().optional(),
   modelGateway: z.boolean().optional(),
+  /** The Docker host it was placed on (SANDBOX_DOCKER_HOSTS): lost here, it would be routed to the wrong engine. */
+  host: z.string().optional(),
 });

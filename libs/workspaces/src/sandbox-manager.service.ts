@@ -1,12 +1,18 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Workspace } from '@h/contracts';
-import { AppConfig } from '@h/config';
+import type Docker from 'dockerode';
+import { AppConfig, type DockerHostConfig } from '@h/config';
 import { QuotaExceededError, SandboxRepository } from '@h/db';
 import { EgressService } from '@h/egress';
 import {
   dockerClient,
   EGRESS_PROXY_PORT,
   DockerSandboxDriver,
+  LABEL_HOST,
+  MultiHostDockerDriver,
+  namespaceFilters,
+  type DockerHost,
+  type DockerSandboxOptions,
   engineSharesHost,
   ensureSandboxImage,
   KubernetesSandboxDriver,
@@ -34,6 +40,7 @@ export type SandboxManagerRole = 'worker' | 'api';
 export class SandboxManager implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SandboxManager.name);
   private driverPromise: Promise<SandboxDriver> | null = null;
+  private defaultDocker: Docker | null = null;
   /** What open() returned per workspace, reused while the driver's client to it stays open. */
   private readonly opened = new Map<string, { networkEnabled: boolean; workspace: Workspace; record: SandboxRecord }>();
 
@@ -67,6 +74,18 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
     if (this.driverPromise) await (await this.driverPromise.catch(() => null))?.close();
   }
 
+  /**
+   * The Docker engine a sandbox lives on (its placed host under SANDBOX_DOCKER_HOSTS), for exec
+   * streams made outside the driver (git import and export); null for other drivers.
+   */
+  async dockerFor(record: SandboxRecord): Promise<Docker | null> {
+    if (record.driver !== 'docker') return null;
+    const driver = await this.driver();
+    if (driver instanceof MultiHostDockerDriver) return driver.dockerFor(record);
+    this.defaultDocker ??= dockerClient(this.config.env.DOCKER_HOST);
+    return this.defaultDocker;
+  }
+
   driver(): Promise<SandboxDriver> {
     this.driverPromise ??= this.createDriver();
     this.driverPromise.catch(() => (this.driverPromise = null));
@@ -85,13 +104,46 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       });
     }
     if (env.SANDBOX_DRIVER === 'kubernetes') return this.kubernetesDriver();
+    if (env.SANDBOX_DOCKER_HOSTS) return this.multiHostDriver(env.SANDBOX_DOCKER_HOSTS);
     const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
     const docker = dockerClient(env.DOCKER_HOST);
     let socketDir = this.config.sandboxSocketDir;
     if (socketDir && this.config.sandboxSocketDirIsDefault && !(await engineSharesHost(docker))) socketDir = undefined;
     this.logger.log(socketDir ? `sandbox calls go to each daemon's socket under ${socketDir} (the exec relay where there is none)` : 'sandbox calls go through docker exec relays');
+    return new DockerSandboxDriver(await this.dockerOptions(image, docker, { socketDir, local: true }));
+  }
+
+  /**
+   * One driver per SANDBOX_DOCKER_HOSTS entry behind MultiHostDockerDriver. A host whose engine runs
+   * on this machine gets what needs bind mounts from here (the daemons' sockets, the egress proxy,
+   * the model gateway, disk budgets); a remote one is reached through exec relays and takes
+   * workspaces that need none of that. Every host must hold SANDBOX_IMAGE (no build is pushed).
+   */
+  private async multiHostDriver(configs: DockerHostConfig[]): Promise<SandboxDriver> {
+    const env = this.config.env;
+    const image = env.SANDBOX_IMAGE ?? (await ensureSandboxImage());
+    const disks = await this.diskBudget();
+    const hosts: DockerHost[] = [];
+    for (const c of configs) {
+      const docker = dockerClient(c.endpoint);
+      const shares = await engineSharesHost(docker);
+      const extraLabels = { [LABEL_HOST]: c.name };
+      const options = await this.dockerOptions(image, docker, { socketDir: shares ? this.config.sandboxSocketDir : undefined, local: shares, disks });
+      const driver = new DockerSandboxDriver({ ...options, extraLabels });
+      hosts.push({ name: c.name, docker, driver, maxSandboxes: c.maxSandboxes, sharesFilesystem: shares, labelFilters: namespaceFilters(env.SANDBOX_NAME_PREFIX, extraLabels) });
+      this.logger.log(`sandbox host ${c.name} (${c.endpoint}): ${shares ? "this machine's engine" : 'a remote engine (exec relays; no network access or disk budgets there)'}${c.maxSandboxes ? `, at most ${c.maxSandboxes} sandboxes` : ''}`);
+    }
+    return new MultiHostDockerDriver(hosts, { diskBudgets: Boolean(disks.diskDir) });
+  }
+
+  private async dockerOptions(
+    image: string,
+    docker: Docker,
+    host: { socketDir?: string; local: boolean; disks?: { diskDir?: string; diskMb?: number } },
+  ): Promise<DockerSandboxOptions> {
+    const env = this.config.env;
     const runtime = env.SANDBOX_RUNTIME ? await this.usableRuntime(image, env.SANDBOX_RUNTIME) : undefined;
-    return new DockerSandboxDriver({
+    return {
       image,
       docker,
       namePrefix: env.SANDBOX_NAME_PREFIX,
@@ -103,15 +155,16 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
         void this.sandboxes.setStatus(workspaceId, 'stopped').catch((err) => this.logger.warn({ err, name }, 'could not record an idle stop'));
       },
       limits: { cpus: env.SANDBOX_CPUS, memoryBytes: env.SANDBOX_MEMORY_MB * 1024 * 1024, pids: env.SANDBOX_PIDS },
-      egressSocketDir: this.egress.socketDir,
+      // Bind mounts from this machine only where the engine runs on it.
+      egressSocketDir: host.local ? this.egress.socketDir : undefined,
       // Every sandbox can reach the model gateway's run sockets (libs/claude-code); both roles mount it alike.
-      modelGatewaySocketDir: this.config.modelGatewaySocketDir ?? undefined,
-      ...(await this.diskBudget()),
+      modelGatewaySocketDir: host.local ? (this.config.modelGatewaySocketDir ?? undefined) : undefined,
+      ...(host.local ? (host.disks ?? (await this.diskBudget())) : {}),
       runtime,
       rpcMaxLineBytes: env.SANDBOX_RPC_MAX_LINE_BYTES,
       // Tool calls straight to the daemon's socket where the engine is local (exec relay otherwise).
-      hostSocketDir: socketDir,
-    });
+      hostSocketDir: host.socketDir,
+    };
   }
 
   /** Pods in K8S_NAMESPACE; the image must be pullable by the cluster's nodes (no local build). */
@@ -192,6 +245,7 @@ export class SandboxManager implements OnApplicationBootstrap, OnApplicationShut
       containerId: record.containerId ?? null,
       volumeName: record.volume,
       image: record.image ?? 'local',
+      host: record.host,
     });
     const opened = {
       networkEnabled: workspace.networkEnabled,

@@ -32,9 +32,12 @@ export class SandboxRepository {
     containerId?: string | null;
     volumeName: string;
     image: string;
+    /** The Docker host it was placed on (SANDBOX_DOCKER_HOSTS); default `local`. */
+    host?: string;
   }): Promise<void> {
     const data = {
       driver: input.driver,
+      host: input.host ?? 'local',
       status: input.status,
       record: input.record as Prisma.InputJsonValue,
       containerId: input.containerId ?? null,

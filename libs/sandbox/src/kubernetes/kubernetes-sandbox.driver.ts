@@ -1,3 +1,4 @@
+import { CoalescedConnect } from '../coalesced-connect';
 import { randomBytes } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import { IdleReaper } from '../docker-idle-reaper';
@@ -57,7 +58,7 @@ export class KubernetesSandboxDriver implements SandboxDriver {
   private readonly gid: number;
   private readonly diskMb: number;
   private readonly connections: KubernetesConnections;
-  private readonly connecting = new Map<string, Promise<SandboxClient>>();
+  private readonly clients: CoalescedConnect;
   private readonly locks = new KeyedLock();
   /** Pod name → workspace id, for the idle-stop report (a claimed warm pod keeps its pool name). */
   private readonly workspaceOf = new Map<string, string>();
@@ -80,6 +81,7 @@ export class KubernetesSandboxDriver implements SandboxDriver {
       readyTimeoutMs: Math.min(opts.readyTimeoutMs ?? 180_000, 30_000),
       onActivity: (name) => this.reaper.touch(name),
     });
+    this.clients = new CoalescedConnect((name) => this.connections.get(name), (name) => this.connections.open(name));
     this.reaper = new IdleReaper(opts.idleTimeoutMs ?? 15 * 60_000, {
       isRunning: async (name) => (await this.api.readPod(this.namespace, name))?.status?.phase === 'Running',
       client: (name) => this.connect({ name } as SandboxRecord),
@@ -169,19 +171,11 @@ export class KubernetesSandboxDriver implements SandboxDriver {
     };
   }
 
-  async connect(record: SandboxRecord): Promise<SandboxClient> {
-    const open = this.connections.get(record.name);
-    if (open && !open.closed) return open;
-    const inflight = this.connecting.get(record.name);
-    if (inflight) return inflight;
-    const p = (async () => {
+  connect(record: SandboxRecord): Promise<SandboxClient> {
+    return this.clients.connect(record.name, async () => {
       const pod = await this.api.readPod(this.namespace, record.name);
       if ((pod?.status?.phase !== 'Running' || pod.metadata?.deletionTimestamp) && record.workspaceId) await this.start(record);
-      const again = this.connections.get(record.name);
-      return again && !again.closed ? again : this.connections.open(record.name);
-    })().finally(() => this.connecting.delete(record.name));
-    this.connecting.set(record.name, p);
-    return p;
+    });
   }
 
   /** A process in the sandbox over an exec with its stdio attached (kubernetes-process.ts). */
