@@ -109,9 +109,13 @@ describe('sandbox browser', () => {
     expect(Buffer.from(frames[0].data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     client.peer.notify('browser.frameAck', {});
     // After the ack frames flow again: the frame held meanwhile if Chromium painted one before the
-    // ack (on a loaded machine it may paint later), else the next paint's, which this scroll makes.
-    await client.call('browser.scroll', { deltaY: 100 });
-    await waitFor(async () => frames.length >= 2, 10_000, 'the next frame');
+    // ack, else the next paint's. A scroll paints nothing on a page shorter than the viewport, so
+    // each try types into the username field, which always repaints.
+    await waitFor(async () => {
+      if (frames.length >= 2) return true;
+      await client.call('browser.type', { x: 200, y: 116, text: 'x' });
+      return frames.length >= 2;
+    }, 15_000, 'the next frame');
     await client.call('browser.screencast', { enabled: false });
   }, 60_000);
 });
