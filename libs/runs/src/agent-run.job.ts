@@ -50,6 +50,9 @@ import { RunBudgetGuard } from './budget/run-budget-guard';
 import { TeamBudgetService } from './budget/team-budget.service';
 import { SessionOutputStore } from './session-output.store';
 
+/** How long a run goes at most without reading the log for rejects and reverts (reviewNotes). */
+const REVIEW_READ_MS = 2_000;
+
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
 
 type Decision = PermissionDecision;
@@ -83,6 +86,8 @@ export class AgentRunJob {
    */
   private readonly sessionSeqs = new Map<string, number>();
   private busSubscriptions: Promise<unknown> | null = null;
+  /** Sessions the bus told of a `file.change.resolved` since their run last read the log for them (reviewNotes). */
+  private readonly reviewsPending = new Set<string>();
   /** One provider (HTTP client) per team key, reused by every run of this worker. */
 
   constructor(
@@ -114,7 +119,10 @@ export class AgentRunJob {
     this.busSubscriptions ??= Promise.all([
       this.bus.onCancel((id) => this.controllers.get(id)?.abort()),
       this.bus.onMessage((sessionId, message) => {
-        if (message.kind === 'event') this.noteSeq(sessionId, message.event.seq);
+        if (message.kind !== 'event') return;
+        this.noteSeq(sessionId, message.event.seq);
+        // Only sessions running here (their log read comes after): the set stays bounded.
+        if (message.event.type === 'file.change.resolved' && this.sessionSeqs.has(sessionId)) this.reviewsPending.add(sessionId);
       }),
     ]);
     await this.busSubscriptions;
@@ -142,6 +150,7 @@ export class AgentRunJob {
       this.controllers.delete(runId);
       this.guards.delete(runId);
       this.sessionSeqs.delete(run.sessionId);
+      this.reviewsPending.delete(run.sessionId);
       await timings.time('dispatch', () => this.dispatcher.dispatch(run.teamId));
       this.logger.debug({ runId, timings: timings.summary(), timeline: timings.timeline() }, 'run segment timings');
     }
@@ -149,14 +158,14 @@ export class AgentRunJob {
 
   private async execute(run: RunRecord, leaseId: string, controller: AbortController, timings: RunTimings): Promise<void> {
     // Everything the start needs is read in parallel, from what the claim returned: the session,
-    // the log and the provider key (by the run's ids), then the workspace row (by the session's).
+    // the log and the workspace row (by the run's session id), then the provider key (by the session's).
     const sessionPending = timings.time('load.session', () => this.sessions.findById(run.sessionId));
     const storedPending = timings.time('load.events', () => this.events.listAll(run.sessionId));
     // The session's sub-agent runs: their events are not the parent's conversation (run-shape.ts).
     const childIdsPending = timings.time('load.children', () => this.subAgents.childRunIds(run.sessionId));
     // A claude-code session's model is reached through its gateway (claude-code-run.ts), not here.
     const providerPending = sessionPending.then((s) => (s && s.engine !== 'claude-code' ? timings.time('load.provider', () => this.provider(s)) : null));
-    const workspacePending = sessionPending.then((s) => (s ? timings.time('load.workspace', () => this.workspaces.findById(s.workspaceId)) : null));
+    const workspacePending = timings.time('load.workspace', () => this.workspaces.findBySession(run.sessionId));
     for (const p of [storedPending, childIdsPending, providerPending, workspacePending]) p.catch(() => undefined); // awaited below, or moot
     const session = await sessionPending;
     if (!session) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
@@ -365,7 +374,12 @@ export class AgentRunJob {
    */
   private reviewNotes(sessionId: string, after: number): () => Promise<{ changeIds: string[]; text: string }[]> {
     let seen = after;
+    let readAt = performance.now();
     return async () => {
+      // The log is read when the bus told of a resolution, and at least every REVIEW_READ_MS (a
+      // publish can be lost): not before every model request, which cost a query per step.
+      if (!this.reviewsPending.delete(sessionId) && performance.now() - readAt < REVIEW_READ_MS) return [];
+      readAt = performance.now();
       const resolved = await this.events.list(sessionId, { after: seen, types: ['file.change.resolved'], limit: 100 });
       seen = resolved.at(-1)?.seq ?? seen;
       return resolved.flatMap((e) => {

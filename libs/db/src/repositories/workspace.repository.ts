@@ -65,6 +65,11 @@ export class WorkspaceRepository {
     return this.prisma.workspace.findUnique({ where: { id }, select: workspaceSelect });
   }
 
+  /** The workspace of a session, in one read (a run's start reads it beside the session, not after). */
+  findBySession(sessionId: string): Promise<WorkspaceRecord | null> {
+    return this.prisma.workspace.findFirst({ where: { agentSessions: { some: { id: sessionId } } }, select: workspaceSelect });
+  }
+
   findTeamId(id: string): Promise<string | null> {
     return this.prisma.workspace.findUnique({ where: { id }, select: { teamId: true } }).then((w) => w?.teamId ?? null);
   }

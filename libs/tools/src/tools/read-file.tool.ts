@@ -1,3 +1,4 @@
+import { WorkspaceError } from '@h/contracts';
 import { p, params } from '../tool-params';
 import type { AgentTool } from '../tool.types';
 import { assertNotSecret } from './guards';
@@ -29,9 +30,14 @@ export const readFileTool: AgentTool<typeof input.zod._output> = {
   input: input.zod,
   async execute({ path, offset = 1, limit = DEFAULT_LIMIT }, { workspace }) {
     assertNotSecret(path, workspace.root);
-    const st = await workspace.stat(path);
-    if (st?.type === 'directory') return listDirectory(workspace, path, false);
-    const bytes = await workspace.readFile(path, { maxBytes: READ_FILE_MAX_BYTES });
+    // One round trip for a file (the common case): a directory is known by the read's refusal.
+    let bytes: Uint8Array;
+    try {
+      bytes = await workspace.readFile(path, { maxBytes: READ_FILE_MAX_BYTES });
+    } catch (e) {
+      if (e instanceof WorkspaceError && e.code === 'IS_DIRECTORY') return listDirectory(workspace, path, false);
+      throw e;
+    }
     if (Buffer.from(bytes.subarray(0, 8000)).includes(0)) {
       return { text: `${path} is a binary file (${bytes.length} bytes)`, data: { path, binary: true } };
     }
