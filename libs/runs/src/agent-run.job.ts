@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { changeNote, INTERRUPTED_RESULT, listTree, rebuildConversation, runAgent, stepModeState, type AgentRunOptions, type AgentRunResult, type FileChangeRecorder, type ToolAuthorization } from '@h/agent';
-import type { AgentEvent, ErrorCode, SessionEventData, Workspace } from '@h/contracts';
+import { INTERRUPTED_RESULT, listTree, rebuildConversation, runAgent, stepModeState, type AgentRunOptions, type AgentRunResult, type ToolAuthorization } from '@h/agent';
+import type { AgentEvent, ErrorCode, Workspace } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import {
-  AgentChangeRepository,
   AgentSessionRecord,
   AgentSessionRepository,
   EventBusRepository,
@@ -15,9 +14,7 @@ import {
   RunRecord,
   RunRepository,
   SubAgentRunRepository,
-  toChangeSummary,
   ToolOutputRepository,
-  UsageTotals,
   WorkspaceRepository,
   ZERO_USAGE,
 } from '@h/db';
@@ -25,33 +22,30 @@ import { JobName, JobPayload, OnJob } from '@h/jobs';
 import { McpConnector } from '@h/mcp';
 import { registerConfiguredModels } from '@h/llm';
 import { ModelProviderResolver, ProviderUnavailableError, type ResolvedModelProvider } from '@h/providers';
-import { SandboxBrowserHost, SandboxGraphHost, isSandboxHostError, SandboxTerminalHost, type SandboxRecord } from '@h/sandbox';
+import { SandboxBrowserHost, SandboxGraphHost, isSandboxHostError, SandboxTerminalHost } from '@h/sandbox';
 import { SessionQueryService } from '@h/session-search';
-import { delegationRequests, lineCounts, type DelegationRequest } from '@h/tools';
+import { delegationRequests, type DelegationRequest } from '@h/tools';
 import { SandboxManager } from '@h/workspaces';
 import { ClaudeCodeRunner } from './claude-code-run';
-import { addUsage, requestUsage } from './run-usage';
 import { apiErrorCode } from './engine-error-codes';
 import { DelegationService } from './delegation.service';
 import { permissionPreview } from './permission-preview';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
 import { RunDispatcher } from './run-dispatcher.service';
 import { runDiagnostics } from './run-diagnostics';
-import { RunEventWriter } from './run-event-writer';
+import type { RunEventWriter } from './run-event-writer';
+import { RunEventSink } from './run-event-sink';
+import { RunSegmentHooks } from './run-segment-hooks';
 import { RunMemory } from './run-memory';
 import { McpNotices, noMcp, openRunMcp, runTools } from './run-mcp';
 import { describeScreenshot } from './browser-vision';
-import { DeltaCoalescer } from './delta-coalescer';
 import { runShape, workspaceContextOptions } from './run-shape';
-import { instrumentedProvider, recordBatchMetrics, recordRunEnd } from './run-telemetry';
+import { instrumentedProvider, recordRunEnd } from './run-telemetry';
 import { RunTimings } from './run-timings';
 import { StepModeRun } from './step-mode-run';
 import { RunBudgetGuard } from './budget/run-budget-guard';
 import { TeamBudgetService } from './budget/team-budget.service';
 import { SessionOutputStore } from './session-output.store';
-
-/** How long a run goes at most without reading the log for rejects and reverts (reviewNotes). */
-const REVIEW_READ_MS = 2_000;
 
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
 
@@ -79,16 +73,7 @@ export class AgentRunJob {
   private readonly controllers = new Map<string, AbortController>();
   /** Each running run's budget check, by run id (run-budget-guard.ts). */
   private readonly guards = new Map<string, RunBudgetGuard>();
-  private readonly coalescers = new WeakMap<RunEventWriter, DeltaCoalescer>();
-  /**
-   * The newest seq of each session this worker runs, from its own appends and the event bus (other
-   * writers' appends): token deltas say which event they follow without a database read each.
-   */
-  private readonly sessionSeqs = new Map<string, number>();
   private busSubscriptions: Promise<unknown> | null = null;
-  /** Sessions the bus told of a `file.change.resolved` since their run last read the log for them (reviewNotes). */
-  private readonly reviewsPending = new Set<string>();
-  /** One provider (HTTP client) per team key, reused by every run of this worker. */
 
   constructor(
     private readonly config: AppConfig,
@@ -102,7 +87,6 @@ export class AgentRunJob {
     private readonly sandboxes: SandboxManager,
     private readonly providers: ModelProviderResolver,
     private readonly toolOutputs: ToolOutputRepository,
-    private readonly changes: AgentChangeRepository,
     private readonly claudeCode: ClaudeCodeRunner,
     private readonly subAgents: SubAgentRunRepository,
     private readonly delegation: DelegationService,
@@ -110,6 +94,8 @@ export class AgentRunJob {
     private readonly memory: RunMemory,
     private readonly sessionQueries: SessionQueryService,
     private readonly budget: TeamBudgetService,
+    private readonly sink: RunEventSink,
+    private readonly hooks: RunSegmentHooks,
   ) {
     registerConfiguredModels(config.env.MODEL_CATALOG);
   }
@@ -120,9 +106,9 @@ export class AgentRunJob {
       this.bus.onCancel((id) => this.controllers.get(id)?.abort()),
       this.bus.onMessage((sessionId, message) => {
         if (message.kind !== 'event') return;
-        this.noteSeq(sessionId, message.event.seq);
+        this.sink.noteSeq(sessionId, message.event.seq);
         // Only sessions running here (their log read comes after): the set stays bounded.
-        if (message.event.type === 'file.change.resolved' && this.sessionSeqs.has(sessionId)) this.reviewsPending.add(sessionId);
+        if (message.event.type === 'file.change.resolved' && this.sink.runsHere(sessionId)) this.hooks.noteResolved(sessionId);
       }),
     ]);
     await this.busSubscriptions;
@@ -149,8 +135,8 @@ export class AgentRunJob {
     } finally {
       this.controllers.delete(runId);
       this.guards.delete(runId);
-      this.sessionSeqs.delete(run.sessionId);
-      this.reviewsPending.delete(run.sessionId);
+      this.sink.forget(run.sessionId);
+      this.hooks.forget(run.sessionId);
       await timings.time('dispatch', () => this.dispatcher.dispatch(run.teamId));
       this.logger.debug({ runId, timings: timings.summary(), timeline: timings.timeline() }, 'run segment timings');
     }
@@ -195,7 +181,7 @@ export class AgentRunJob {
 
     const interrupted = await this.closeInterruptedCalls(run, leaseId, stored);
     const tRebuild = performance.now();
-    this.sessionSeqs.set(run.sessionId, Math.max(this.sessionSeqs.get(run.sessionId) ?? 0, [...stored, ...interrupted].at(-1)?.seq ?? 0));
+    this.sink.track(run.sessionId, [...stored, ...interrupted].at(-1)?.seq ?? 0);
     const shape = runShape(run, [...stored, ...interrupted], await childIdsPending);
     const log = shape.log;
     const decisions = this.decisionsFor(log, run.id);
@@ -221,17 +207,14 @@ export class AgentRunJob {
       throw new RunFailure('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }
 
-    const checkpoint = this.checkpointOnce(run, sandbox.record);
+    const checkpoint = this.hooks.checkpointOnce(run, sandbox.record);
     // Taken now, while the first model request is on its way, rather than when the first call that
     // may change something asks for it: there it stood in line, 25–45 ms a run (bench/runs). It is
     // the workspace as it was when the run started; a run that changes nothing wastes one.
     checkpoint().catch(() => undefined); // a failed read fails the call that awaits it, as before
     // Events are written in batches, one statement each, persisted (durably) before every call
     // that changes something and at the end (see RunEventWriter); a failed write stops the engine.
-    const writer = new RunEventWriter(
-      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings, session.model),
-      () => controller.abort(),
-    );
+    const writer = this.sink.writer(run, leaseId, session.model, timings, () => controller.abort());
     // The workspace's external MCP servers for this segment (run-mcp.ts); none is fatal. A
     // sub-agent is offered exactly its profile's allowlist, so it connects to none.
     // The MCP servers, the memory selection and the tree listing of the opening context are read
@@ -301,13 +284,13 @@ export class AgentRunJob {
         if (request.category !== 'read') await timings.time('checkpoint', checkpoint);
         return this.authorize(session, decisions, request.call.id, request.category, request.approval);
       },
-      fileChanges: this.changeRecorder(run, timings, written),
+      fileChanges: this.hooks.changeRecorder(run, timings, written),
       // read_problems asks the workspace's language servers first (run-diagnostics.ts).
       diagnostics: runDiagnostics(async () => (await this.sandboxes.driver()).connect(sandbox.record), written),
-      reviewNotes: this.reviewNotes(session.id, [...stored, ...interrupted].at(-1)?.seq ?? 0),
+      reviewNotes: this.hooks.reviewNotes(session.id, [...stored, ...interrupted].at(-1)?.seq ?? 0),
       onEvent: async (event) => {
-        await this.record(run, writer, await this.withRunTotals(run, stored, event, writer), timings);
-        for (const notice of notices.after(event)) await this.record(run, writer, notice, timings);
+        await this.recordEvent(run, writer, await this.withRunTotals(run, stored, event, writer), timings);
+        for (const notice of notices.after(event)) await this.recordEvent(run, writer, notice, timings);
       },
     };
     let result: AgentRunResult;
@@ -347,11 +330,8 @@ export class AgentRunJob {
     workspace: { id: string; teamId: string; networkEnabled: boolean },
     stored: EventEnvelope[],
   ): Promise<void> {
-    this.sessionSeqs.set(run.sessionId, Math.max(this.sessionSeqs.get(run.sessionId) ?? 0, stored.at(-1)?.seq ?? 0));
-    const writer = new RunEventWriter(
-      (batch, durable) => this.writeBatch(run, leaseId, batch, durable, timings, session.model),
-      () => controller.abort(),
-    );
+    this.sink.track(run.sessionId, stored.at(-1)?.seq ?? 0);
+    const writer = this.sink.writer(run, leaseId, session.model, timings, () => controller.abort());
     const result = await this.claudeCode.execute({
       run,
       leaseId,
@@ -359,69 +339,11 @@ export class AgentRunJob {
       workspace,
       stored,
       signal: controller.signal,
-      record: (event) => this.record(run, writer, event, timings),
+      record: (event) => this.recordEvent(run, writer, event, timings),
       flush: () => writer.flush(),
     });
     await writer.flush();
     await this.finish(run, leaseId, result.status, result.error);
-  }
-
-  /** Stores each call's file changes (before/after) for review; the engine logs `file.changed`. */
-  /**
-   * Rejects and reverts made while this segment runs (the api appends `file.change.resolved` to the
-   * log): read before each model request so the agent hears of them at its next step. What was in
-   * the log when the segment started is in the rebuilt conversation already.
-   */
-  private reviewNotes(sessionId: string, after: number): () => Promise<{ changeIds: string[]; text: string }[]> {
-    let seen = after;
-    let readAt = performance.now();
-    return async () => {
-      // The log is read when the bus told of a resolution, and at least every REVIEW_READ_MS (a
-      // publish can be lost): not before every model request, which cost a query per step.
-      if (!this.reviewsPending.delete(sessionId) && performance.now() - readAt < REVIEW_READ_MS) return [];
-      readAt = performance.now();
-      const resolved = await this.events.list(sessionId, { after: seen, types: ['file.change.resolved'], limit: 100 });
-      seen = resolved.at(-1)?.seq ?? seen;
-      return resolved.flatMap((e) => {
-        const data = e.data as SessionEventData<'file.change.resolved'>;
-        const text = changeNote(data);
-        return text ? [{ changeIds: data.changeIds, text }] : [];
-      });
-    };
-  }
-
-  private changeRecorder(run: RunRecord, timings: RunTimings, written?: Set<string>): FileChangeRecorder {
-    return {
-      maxBytes: this.config.env.FILE_CHANGE_MAX_BYTES,
-      record: async (toolCallId, captures) => {
-        for (const c of captures) if (written && written.size < 1000) written.add(c.path);
-        const rows = await timings.time('changes.record', () => this.changes.createMany(
-          { sessionId: run.sessionId, runId: run.id, toolCallId },
-          captures.map((c) => ({ ...c, ...lineCounts(c.before, c.after) })),
-        ));
-        return rows.map(toChangeSummary);
-      },
-    };
-  }
-
-  /**
-   * Takes the run's checkpoint once (sandboxd checkpoint.create), before its first call that may
-   * change files; a run resumed in a new segment keeps the one it has. A failure costs only the
-   * fork's file restore for this run: logged, and the run goes on.
-   */
-  private checkpointOnce(run: RunRecord, record: SandboxRecord): () => Promise<void> {
-    let done: Promise<void> | null = null;
-    return () =>
-      (done ??= (async () => {
-        if (await this.changes.runCheckpoint(run.id)) return;
-        try {
-          const client = await (await this.sandboxes.driver()).connect(record);
-          const cp = await client.call('checkpoint.create', { maxFileBytes: this.config.env.CHECKPOINT_FILE_MAX_BYTES });
-          await this.changes.setRunCheckpoint(run.id, cp.id);
-        } catch (err) {
-          this.logger.warn({ runId: run.id, err }, 'could not take the run\'s workspace checkpoint; a fork will not restore files for this run');
-        }
-      })());
   }
 
   private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult, workspace: Workspace, delegations: Map<string, DelegationRequest[]>, workspaceId: string): Promise<void> {
@@ -513,73 +435,10 @@ export class AgentRunJob {
     return { ...event, data: { ...event.data, usage: totals } } as AgentEvent;
   }
 
-  private async record(run: RunRecord, writer: RunEventWriter, engineEvent: AgentEvent, timings: RunTimings): Promise<void> {
-    const event = withApiErrorCode(engineEvent);
-    const deltas = this.deltasOf(run, writer, timings);
-    if (event.type !== 'text.delta' && event.type !== 'thinking.delta') {
-      deltas.flush(); // the deltas before it go first
-      timings.mark(event.type);
-      await writer.push(event);
-      // A model request was paid for: stop here, before its calls run, if the budget is spent.
-      if (event.type === 'usage') await this.guards.get(run.id)?.afterUsage(() => writer.flush());
-      return;
-    }
-    deltas.push(event.type, event.data.delta);
-  }
-
-  /** The segment's token deltas, coalesced per event-loop turn (delta-coalescer.ts), by writer. */
-  private deltasOf(run: RunRecord, writer: RunEventWriter, timings: RunTimings): DeltaCoalescer {
-    let deltas = this.coalescers.get(writer);
-    if (deltas) return deltas;
-    // A delta goes out once the events before it are persisted and published (the writer orders
-    // it), so the seq it follows is the last one written by then; the engine does not wait for it.
-    deltas = new DeltaCoalescer(({ type, delta: text, ts }) =>
-      writer.pushEphemeral(() => {
-        // Set before the engine started, kept up by every append: read synchronously, so the
-        // publish is issued in its turn (the writer relies on that for the order).
-        const afterSeq = this.sessionSeqs.get(run.sessionId) ?? 0;
-        const delta = { sessionId: run.sessionId, runId: run.id, afterSeq, ts, type, data: { delta: text } };
-        return timings.time('publish.delta', () => this.bus.publishEphemeral(delta));
-      }),
-    );
-    this.coalescers.set(writer, deltas);
-    return deltas;
-  }
-
-  /**
-   * One batch of the engine's events in one statement: appended (fenced by the lease), with the
-   * usage of its model requests added to the totals and the derived state (todos, summary) merged;
-   * the writer publishes it after (in order).
-   */
-  private async writeBatch(run: RunRecord, leaseId: string, batch: AgentEvent[], durable: boolean, timings: RunTimings, model: string): Promise<() => Promise<void>> {
-    let usage: UsageTotals | undefined;
-    const state: Record<string, unknown> = {};
-    for (const event of batch) {
-      if (event.type === 'usage') usage = addUsage(usage, requestUsage(event.data));
-      // The session's todos and summary are its main agent's: a sub-agent's stay in its own log.
-      if (run.parentRunId) continue;
-      if (event.type === 'todos.updated') state.todos = event.data.todos;
-      if (event.type === 'summary.written') state.summary = event.data.summary;
-    }
-    const appended = await timings.time('append', () =>
-      this.events.append(run.sessionId, batch, {
-        runId: run.id,
-        leaseId,
-        usage,
-        model,
-        state: Object.keys(state).length ? state : undefined,
-        durable: durable || this.config.env.EVENT_COMMIT === 'every-batch',
-      }),
-    );
-    this.noteSeq(run.sessionId, appended.at(-1)?.seq ?? 0);
-    // Counted once stored, as the run's usage totals are.
-    recordBatchMetrics(run.teamId, model, batch);
-    return () => timings.time('publish', () => this.bus.publishEvents(appended));
-  }
-
-  private noteSeq(sessionId: string, seq: number): void {
-    const known = this.sessionSeqs.get(sessionId);
-    if (known !== undefined && seq > known) this.sessionSeqs.set(sessionId, seq);
+  /** An engine event through the sink; a paid model request may stop the run if the budget is spent. */
+  private recordEvent(run: RunRecord, writer: RunEventWriter, engineEvent: AgentEvent, timings: RunTimings): Promise<void> {
+    // A model request was paid for: stop here, before its calls run, if the budget is spent.
+    return this.sink.record(run, writer, withApiErrorCode(engineEvent), timings, () => this.guards.get(run.id)?.afterUsage(() => writer.flush()) ?? Promise.resolve());
   }
 
   private authorize(session: AgentSessionRecord, decisions: Map<string, Decision>, callId: string, category: string, approval?: 'ask' | 'allow'): ToolAuthorization {
