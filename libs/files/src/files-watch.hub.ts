@@ -1,23 +1,17 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import type { Server } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import { FILES_CHANGED_COALESCE_MS, FILES_CHANGED_MAX_CHANGES, type FileChange, type FilesChangedEvent } from '@h/contracts';
-import type { SandboxClient } from '@h/sandbox';
 import type { FsChange, FsChangedNotification } from '@h/sandbox-protocol';
 import { etagFromSha256 } from './file-content';
 import { FileSandboxService } from './file-sandbox.service';
+import { SandboxRelay, type Relayed } from './sandbox-relay';
 
 /** How long a move made through the API folds the watcher's deleted + created into one `renamed`. */
 const RENAME_FOLD_MS = 2000;
 /** Changes kept between flushes per workspace at most; beyond, the event says `resync`. */
 const MAX_PENDING = 5 * FILES_CHANGED_MAX_CHANGES;
 
-interface Watch {
-  workspaceId: string;
-  sockets: Set<string>;
-  client: SandboxClient | null;
-  arming: Promise<void> | null;
-  armedOnce: boolean;
-  detach?: () => void;
+interface WatchFields {
   pending: Map<string, FileChange>;
   resync: boolean;
   /** The repository's state changed since the last flush (sandboxd's `git`). */
@@ -27,6 +21,8 @@ interface Watch {
   movedFrom: Map<string, number>;
   movedTo: Map<string, number>;
 }
+
+type Watch = Relayed<WatchFields>;
 
 export const filesRoom = (workspaceId: string) => `files:${workspaceId}`;
 
@@ -43,14 +39,30 @@ export const filesRoom = (workspaceId: string) => `files:${workspaceId}`;
 @Injectable()
 export class FilesWatchHub implements OnModuleDestroy {
   private readonly logger = new Logger(FilesWatchHub.name);
-  private readonly watches = new Map<string, Watch>();
+  private readonly relay: SandboxRelay<WatchFields>;
   private server: Server | null = null;
 
-  constructor(private readonly sandbox: FileSandboxService) {
-    // Any call that reached a sandbox over a new connection re-arms a watch that had dropped.
-    sandbox.onConnected((workspaceId, client) => {
-      const w = this.watches.get(workspaceId);
-      if (w && !w.arming && w.client !== client) void this.arm(w).catch(() => undefined);
+  constructor(sandbox: FileSandboxService) {
+    this.relay = new SandboxRelay<WatchFields>(sandbox, {
+      create: () => ({ pending: new Map(), resync: false, git: false, timer: null, movedFrom: new Map(), movedTo: new Map() }),
+      listen: (w, client) => {
+        const onChange = (_paths: string[], n: FsChangedNotification) => this.onNotification(w, n);
+        client.on('fs.changed', onChange);
+        return () => client.off('fs.changed', onChange);
+      },
+      start: async (_w, client) => {
+        await client.watchFiles(true);
+      },
+      // Watching again after a dropped connection: whatever happened in between was not seen.
+      rearmed: (w) => {
+        w.resync = true;
+        this.schedule(w);
+      },
+      stop: (w, client) => {
+        if (w.timer) clearTimeout(w.timer);
+        w.timer = null;
+        if (client) void client.watchFiles(false).catch(() => undefined);
+      },
     });
   }
 
@@ -59,35 +71,17 @@ export class FilesWatchHub implements OnModuleDestroy {
   }
 
   /** Starts watching for this socket; resolves once the sandbox watch is on. */
-  async add(workspaceId: string, socketId: string): Promise<void> {
-    let w = this.watches.get(workspaceId);
-    if (!w) {
-      w = { workspaceId, sockets: new Set(), client: null, arming: null, armedOnce: false, pending: new Map(), resync: false, git: false, timer: null, movedFrom: new Map(), movedTo: new Map() };
-      this.watches.set(workspaceId, w);
-    }
-    w.sockets.add(socketId);
-    try {
-      if (w.arming) await w.arming;
-      if (!w.client) await this.arm(w);
-    } catch (err) {
-      this.remove(workspaceId, socketId);
-      throw err;
-    }
+  async add(workspaceId: string, socket: Socket): Promise<void> {
+    await this.relay.add(workspaceId, socket);
   }
 
   remove(workspaceId: string, socketId: string): void {
-    const w = this.watches.get(workspaceId);
-    if (!w || !w.sockets.delete(socketId) || w.sockets.size) return;
-    this.watches.delete(workspaceId);
-    if (w.timer) clearTimeout(w.timer);
-    w.detach?.();
-    const client = w.client;
-    if (client && !client.closed) void client.watchFiles(false).catch(() => undefined);
+    this.relay.remove(workspaceId, socketId);
   }
 
   /** A move made through the API: sent as `renamed`, and the watcher's deleted + created for it folded in. */
   noteRename(workspaceId: string, from: string, to: string): void {
-    const w = this.watches.get(workspaceId);
+    const w = this.relay.get(workspaceId);
     if (!w) return;
     const until = Date.now() + RENAME_FOLD_MS;
     w.movedFrom.set(from, until);
@@ -97,44 +91,7 @@ export class FilesWatchHub implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    for (const w of this.watches.values()) {
-      if (w.timer) clearTimeout(w.timer);
-      w.detach?.();
-    }
-    this.watches.clear();
-  }
-
-  private arm(w: Watch): Promise<void> {
-    const run = (async () => {
-      const client = await this.sandbox.client(w.workspaceId);
-      if (this.watches.get(w.workspaceId) !== w) return;
-      w.detach?.();
-      const onChange = (_paths: string[], n: FsChangedNotification) => this.onNotification(w, n);
-      const onClose = () => {
-        if (w.client === client) w.client = null;
-      };
-      client.on('fs.changed', onChange);
-      client.once('close', onClose);
-      w.detach = () => {
-        client.off('fs.changed', onChange);
-        client.off('close', onClose);
-      };
-      await client.watchFiles(true);
-      // Watching again after a dropped connection: whatever happened in between was not seen.
-      if (w.armedOnce && w.client === null) {
-        w.resync = true;
-        this.schedule(w);
-      }
-      w.armedOnce = true;
-      w.client = client;
-    })();
-    const tracked: Promise<void> = run
-      .catch(() => undefined)
-      .finally(() => {
-        if (w.arming === tracked) w.arming = null;
-      });
-    w.arming = tracked;
-    return run;
+    this.relay.stopAll();
   }
 
   private onNotification(w: Watch, n: FsChangedNotification): void {

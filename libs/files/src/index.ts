@@ -6,3 +6,4 @@ export * from './file-content';
 export * from './files.exception';
 export * from './files-watch.hub';
 export * from './file-sandbox.service';
+export * from './sandbox-relay';

@@ -1,23 +1,13 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import type { Server } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import type { DiagnosticsChangedEvent, DiagnosticsSnapshot, FileDiagnostics, LspServerStatus } from '@h/contracts';
-import { FileSandboxService } from '@h/files';
-import type { SandboxClient } from '@h/sandbox';
+import { FileSandboxService, SandboxRelay } from '@h/files';
 import type { LspDiagnosticsNotification } from '@h/sandbox-protocol';
 import { sanitizeFileDiagnostics } from '@h/tools';
 
 /** Files one notification may carry that are looked at (sandboxd sends at most 100). */
 const MAX_FILES_PER_NOTIFICATION = 1000;
 const LSP_STATES = new Set(['starting', 'running', 'stopped', 'failed']);
-
-interface Watch {
-  workspaceId: string;
-  sockets: Set<string>;
-  client: SandboxClient | null;
-  arming: Promise<void> | null;
-  armedOnce: boolean;
-  detach?: () => void;
-}
 
 export const diagnosticsRoom = (workspaceId: string) => `diagnostics:${workspaceId}`;
 
@@ -42,13 +32,20 @@ export function sanitizeFiles(raw: unknown): FileDiagnostics[] {
 @Injectable()
 export class LspHub implements OnModuleDestroy {
   private readonly logger = new Logger(LspHub.name);
-  private readonly watches = new Map<string, Watch>();
+  private readonly relay: SandboxRelay<object>;
   private server: Server | null = null;
 
   constructor(private readonly sandbox: FileSandboxService) {
-    sandbox.onConnected((workspaceId, client) => {
-      const w = this.watches.get(workspaceId);
-      if (w && !w.arming && w.client !== client) void this.arm(w).catch(() => undefined);
+    this.relay = new SandboxRelay<object>(sandbox, {
+      create: () => ({}),
+      listen: (w, client) => {
+        const onDiagnostics = (n: LspDiagnosticsNotification) =>
+          this.emit({ workspaceId: w.workspaceId, files: sanitizeFiles(n?.files), ...(n?.reset === true ? { reset: true } : {}) });
+        client.on('lsp.diagnostics', onDiagnostics);
+        return () => client.off('lsp.diagnostics', onDiagnostics);
+      },
+      // Listening again after a dropped connection: what was published meanwhile was not heard.
+      rearmed: (w) => this.emit({ workspaceId: w.workspaceId, files: [], reset: true }),
     });
   }
 
@@ -56,27 +53,12 @@ export class LspHub implements OnModuleDestroy {
     this.server = server;
   }
 
-  async add(workspaceId: string, socketId: string): Promise<void> {
-    let w = this.watches.get(workspaceId);
-    if (!w) {
-      w = { workspaceId, sockets: new Set(), client: null, arming: null, armedOnce: false };
-      this.watches.set(workspaceId, w);
-    }
-    w.sockets.add(socketId);
-    try {
-      if (w.arming) await w.arming;
-      if (!w.client) await this.arm(w);
-    } catch (err) {
-      this.remove(workspaceId, socketId);
-      throw err;
-    }
+  async add(workspaceId: string, socket: Socket): Promise<void> {
+    await this.relay.add(workspaceId, socket);
   }
 
   remove(workspaceId: string, socketId: string): void {
-    const w = this.watches.get(workspaceId);
-    if (!w || !w.sockets.delete(socketId) || w.sockets.size) return;
-    this.watches.delete(workspaceId);
-    w.detach?.();
+    this.relay.remove(workspaceId, socketId);
   }
 
   /** Everything the sandbox's servers know now. */
@@ -86,38 +68,7 @@ export class LspHub implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    for (const w of this.watches.values()) w.detach?.();
-    this.watches.clear();
-  }
-
-  private arm(w: Watch): Promise<void> {
-    const run = (async () => {
-      const client = await this.sandbox.client(w.workspaceId);
-      if (this.watches.get(w.workspaceId) !== w) return;
-      w.detach?.();
-      const onDiagnostics = (n: LspDiagnosticsNotification) =>
-        this.emit({ workspaceId: w.workspaceId, files: sanitizeFiles(n?.files), ...(n?.reset === true ? { reset: true } : {}) });
-      const onClose = () => {
-        if (w.client === client) w.client = null;
-      };
-      client.on('lsp.diagnostics', onDiagnostics);
-      client.once('close', onClose);
-      w.detach = () => {
-        client.off('lsp.diagnostics', onDiagnostics);
-        client.off('close', onClose);
-      };
-      // Listening again after a dropped connection: what was published meanwhile was not heard.
-      if (w.armedOnce && w.client === null) this.emit({ workspaceId: w.workspaceId, files: [], reset: true });
-      w.armedOnce = true;
-      w.client = client;
-    })();
-    const tracked: Promise<void> = run
-      .catch(() => undefined)
-      .finally(() => {
-        if (w.arming === tracked) w.arming = null;
-      });
-    w.arming = tracked;
-    return run;
+    this.relay.stopAll();
   }
 
   private emit(event: DiagnosticsChangedEvent): void {
