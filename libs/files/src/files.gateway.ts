@@ -4,7 +4,6 @@ import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
 import type { FilesAck, FilesServerToClientEvents } from '@h/contracts';
 import { AppConfig } from '@h/config';
-import { AppException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
 import { answerSocketMessage, SocketWorkspaces } from '@h/sessions';
 import { filesRoom, FilesWatchHub } from './files-watch.hub';
@@ -39,9 +38,13 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
       deps: { auth, access },
       create: () => ({ workspaces: new Set() }),
       onLost: async (socket, _state, workspaceId, error) => {
-        await this.drop(socket, workspaceId);
+        await this.sockets.drop(socket, workspaceId);
         const emit: FilesServerToClientEvents['files.error'] = (e) => socket.emit('files.error', e);
         emit({ workspaceId, error });
+      },
+      leave: async (socket, workspaceId) => {
+        this.hub.remove(workspaceId, socket.id);
+        await socket.leave(filesRoom(workspaceId));
       },
     });
   }
@@ -51,7 +54,7 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
   }
 
   handleDisconnect(socket: Socket): void {
-    this.sockets.end(socket, (id) => this.hub.remove(id, socket.id));
+    this.sockets.end(socket);
   }
 
   onModuleDestroy(): void {
@@ -63,23 +66,14 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
     return this.handle(socket, body, async (principal) => {
       const { workspaceId } = requestSchema.parse(body);
       await this.access.check(principal, 'workspace', workspaceId, 'viewer');
-      const state = this.sockets.of(socket);
-      if (!state.workspaces.has(workspaceId)) {
-        if (state.workspaces.size >= FILES_SUBSCRIPTIONS_PER_SOCKET) {
-          throw new AppException(429, 'TOO_MANY_STREAMS', `A socket watches at most ${FILES_SUBSCRIPTIONS_PER_SOCKET} workspaces; unsubscribe one first.`);
-        }
-        state.workspaces.add(workspaceId);
-        try {
+      await this.sockets.enter(socket, workspaceId, {
+        max: FILES_SUBSCRIPTIONS_PER_SOCKET,
+        refusal: `A socket watches at most ${FILES_SUBSCRIPTIONS_PER_SOCKET} workspaces; unsubscribe one first.`,
+        join: async () => {
           await socket.join(filesRoom(workspaceId));
-          await this.hub.add(workspaceId, socket.id);
-        } catch (err) {
-          state.workspaces.delete(workspaceId);
-          await socket.leave(filesRoom(workspaceId));
-          throw err;
-        }
-        // Gone meanwhile: handleDisconnect ran before this subscription existed.
-        if (socket.disconnected) this.handleDisconnect(socket);
-      }
+          await this.hub.add(workspaceId, socket);
+        },
+      });
       return { workspaceId };
     });
   }
@@ -88,16 +82,9 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
   unsubscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<FilesAck<{ workspaceId: string }>> {
     return this.handle(socket, body, async () => {
       const { workspaceId } = requestSchema.parse(body);
-      await this.drop(socket, workspaceId);
+      await this.sockets.drop(socket, workspaceId);
       return { workspaceId };
     });
-  }
-
-  private async drop(socket: Socket, workspaceId: string): Promise<void> {
-    const state = this.sockets.get(socket);
-    if (!state?.workspaces.delete(workspaceId)) return;
-    this.hub.remove(workspaceId, socket.id);
-    await socket.leave(filesRoom(workspaceId));
   }
 
   private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<FilesAck<T>> {

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import type { Ack, DiagnosticsSnapshot, LspCompletionList, LspHover, LspLocation } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { FileSandboxService, normalizeEntryPath } from '@h/files';
-import { AppException } from '@h/http';
 import { AccessService, AuthService, type Principal } from '@h/identity';
 import { answerSocketMessage, SocketWorkspaces } from '@h/sessions';
 import { diagnosticsRoom, LspHub } from './lsp.hub';
@@ -51,7 +50,11 @@ export class LspGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleD
       deps: { auth, access },
       create: () => ({ workspaces: new Set() }),
       // No error event of its own: the removed member's diagnostics simply stop.
-      onLost: (socket, _state, workspaceId) => this.drop(socket, workspaceId),
+      onLost: (socket, _state, workspaceId) => this.sockets.drop(socket, workspaceId),
+      leave: async (socket, workspaceId) => {
+        this.hub.remove(workspaceId, socket.id);
+        await socket.leave(diagnosticsRoom(workspaceId));
+      },
     });
   }
 
@@ -60,7 +63,7 @@ export class LspGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleD
   }
 
   handleDisconnect(socket: Socket): void {
-    this.sockets.end(socket, (id) => this.hub.remove(id, socket.id));
+    this.sockets.end(socket);
   }
 
   onModuleDestroy(): void {
@@ -72,22 +75,14 @@ export class LspGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleD
     return this.handle(socket, body, async (principal) => {
       const { workspaceId } = schemas.workspace.parse(body);
       await this.access.check(principal, 'workspace', workspaceId, 'viewer');
-      const state = this.sockets.of(socket);
-      if (!state.workspaces.has(workspaceId)) {
-        if (state.workspaces.size >= DIAGNOSTICS_SUBSCRIPTIONS_PER_SOCKET) {
-          throw new AppException(429, 'TOO_MANY_STREAMS', `A socket follows at most ${DIAGNOSTICS_SUBSCRIPTIONS_PER_SOCKET} workspaces; unsubscribe one first.`);
-        }
-        state.workspaces.add(workspaceId);
-        try {
+      await this.sockets.enter(socket, workspaceId, {
+        max: DIAGNOSTICS_SUBSCRIPTIONS_PER_SOCKET,
+        refusal: `A socket follows at most ${DIAGNOSTICS_SUBSCRIPTIONS_PER_SOCKET} workspaces; unsubscribe one first.`,
+        join: async () => {
           await socket.join(diagnosticsRoom(workspaceId));
-          await this.hub.add(workspaceId, socket.id);
-        } catch (err) {
-          state.workspaces.delete(workspaceId);
-          await socket.leave(diagnosticsRoom(workspaceId));
-          throw err;
-        }
-        if (socket.disconnected) this.handleDisconnect(socket);
-      }
+          await this.hub.add(workspaceId, socket);
+        },
+      });
       return this.hub.snapshot(workspaceId);
     });
   }
@@ -96,7 +91,7 @@ export class LspGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleD
   unsubscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ workspaceId: string }>> {
     return this.handle(socket, body, async () => {
       const { workspaceId } = schemas.workspace.parse(body);
-      await this.drop(socket, workspaceId);
+      await this.sockets.drop(socket, workspaceId);
       return { workspaceId };
     });
   }
@@ -143,13 +138,6 @@ export class LspGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleD
       await this.access.check(principal, 'workspace', workspaceId, 'viewer');
       return shape(await this.sandbox.call(workspaceId, method, { path: normalizeEntryPath(path), line, column }));
     });
-  }
-
-  private async drop(socket: Socket, workspaceId: string): Promise<void> {
-    const state = this.sockets.get(socket);
-    if (!state?.workspaces.delete(workspaceId)) return;
-    this.hub.remove(workspaceId, socket.id);
-    await socket.leave(diagnosticsRoom(workspaceId));
   }
 
   private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<Ack<T>> {

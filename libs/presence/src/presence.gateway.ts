@@ -51,9 +51,13 @@ export class PresenceGateway implements OnGatewayInit, OnGatewayDisconnect, OnMo
       deps: { auth, access },
       create: () => ({ workspaces: new Set() }),
       onLost: async (socket, _state, workspaceId, error) => {
-        await this.drop(socket, workspaceId).catch(() => undefined);
+        await this.sockets.drop(socket, workspaceId).catch(() => undefined);
         const emit: ServerToClientEvents['presence.error'] = (e) => socket.emit('presence.error', e);
         emit({ workspaceId, error });
+      },
+      leave: async (socket, workspaceId) => {
+        await socket.leave(presenceRoom(workspaceId));
+        await this.presence.leave(workspaceId, socket.id);
       },
     });
   }
@@ -77,16 +81,20 @@ export class PresenceGateway implements OnGatewayInit, OnGatewayDisconnect, OnMo
       const file = cleanFile(request.file);
       await this.access.check(principal, 'workspace', request.workspaceId, 'viewer');
       const state = this.sockets.of(socket);
-      if (!state.workspaces.has(request.workspaceId) && state.workspaces.size >= PRESENCE_WORKSPACES_PER_SOCKET) {
-        throw new AppException(429, 'TOO_MANY_STREAMS', `A socket is present in at most ${PRESENCE_WORKSPACES_PER_SOCKET} workspaces; leave one first.`);
-      }
       state.name ??= (await this.users.findById(principal.userId))?.name ?? 'Someone';
-      state.workspaces.add(request.workspaceId);
-      await socket.join(presenceRoom(request.workspaceId));
-      const answer = await this.presence.join(request.workspaceId, socket.id, { userId: principal.userId, name: state.name }, file);
-      // Gone meanwhile: handleDisconnect ran before this entry existed.
-      if (socket.disconnected) this.handleDisconnect(socket);
-      return answer;
+      const name = state.name;
+      const join = () => this.presence.join(request.workspaceId, socket.id, { userId: principal.userId, name }, file);
+      let answer: PresenceState | undefined;
+      await this.sockets.enter(socket, request.workspaceId, {
+        max: PRESENCE_WORKSPACES_PER_SOCKET,
+        refusal: `A socket is present in at most ${PRESENCE_WORKSPACES_PER_SOCKET} workspaces; leave one first.`,
+        join: async () => {
+          await socket.join(presenceRoom(request.workspaceId));
+          answer = await join();
+        },
+      });
+      // Present already: the same join moves the entry to the new file.
+      return answer ?? (await join());
     });
   }
 
@@ -106,16 +114,9 @@ export class PresenceGateway implements OnGatewayInit, OnGatewayDisconnect, OnMo
   leave(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<{ workspaceId: string }>> {
     return this.handle(socket, body, async () => {
       const { workspaceId } = leaveSchema.parse(body);
-      await this.drop(socket, workspaceId);
+      await this.sockets.drop(socket, workspaceId);
       return { workspaceId };
     });
-  }
-
-  private async drop(socket: Socket, workspaceId: string): Promise<void> {
-    const state = this.sockets.get(socket);
-    if (!state?.workspaces.delete(workspaceId)) return;
-    await socket.leave(presenceRoom(workspaceId));
-    await this.presence.leave(workspaceId, socket.id);
   }
 
   private handle<T>(socket: Socket, body: unknown, work: (principal: Principal) => Promise<T>): Promise<Ack<T>> {

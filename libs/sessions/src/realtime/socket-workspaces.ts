@@ -1,5 +1,6 @@
 import type { Socket } from 'socket.io';
 import type { ErrorBody } from '@h/contracts';
+import { AppException } from '@h/http';
 import type { AccessService, AuthService } from '@h/identity';
 import { lostWorkspaces } from './socket-message';
 
@@ -24,6 +25,8 @@ export class SocketWorkspaces<S extends SocketWorkspacesState> {
       deps: { auth: AuthService; access: AccessService };
       create: () => S;
       onLost: (socket: Socket, state: S, workspaceId: string, error: ErrorBody['error']) => Promise<void> | void;
+      /** Takes the socket out of one workspace (its room, the hub): for `enter`, `drop` and `end`. */
+      leave?: (socket: Socket, workspaceId: string) => Promise<void> | void;
     },
   ) {}
 
@@ -44,8 +47,35 @@ export class SocketWorkspaces<S extends SocketWorkspacesState> {
     return state;
   }
 
-  /** The socket went away: its recheck stops and `leave` runs for each workspace it was in. */
-  end(socket: Socket, leave: (workspaceId: string) => void): void {
+  /**
+   * Puts the socket in a workspace it is not in yet: refused past `max` workspaces per socket
+   * (TOO_MANY_STREAMS, `refusal` says why), then `join` (the room, the hub), undone with `leave`
+   * when it throws. Nothing happens for a workspace the socket is in already.
+   */
+  async enter(socket: Socket, workspaceId: string, opts: { max: number; refusal: string; join: () => Promise<void> }): Promise<void> {
+    const state = this.of(socket);
+    if (state.workspaces.has(workspaceId)) return;
+    if (state.workspaces.size >= opts.max) throw new AppException(429, 'TOO_MANY_STREAMS', opts.refusal);
+    state.workspaces.add(workspaceId);
+    try {
+      await opts.join();
+    } catch (err) {
+      state.workspaces.delete(workspaceId);
+      await this.opts.leave?.(socket, workspaceId);
+      throw err;
+    }
+    // Gone meanwhile: its disconnect ran before this workspace was in its state.
+    if (socket.disconnected) this.end(socket);
+  }
+
+  /** Takes the socket out of a workspace it is in (unsubscribe, access lost) with `leave`. */
+  async drop(socket: Socket, workspaceId: string): Promise<void> {
+    if (!this.get(socket)?.workspaces.delete(workspaceId)) return;
+    await this.opts.leave?.(socket, workspaceId);
+  }
+
+  /** The socket went away: its recheck stops and `leave` (by default the gateway's) runs for each workspace it was in. */
+  end(socket: Socket, leave: (workspaceId: string) => void = (id) => void Promise.resolve(this.opts.leave?.(socket, id)).catch(() => undefined)): void {
     const timer = this.timers.get(socket.id);
     if (timer) clearInterval(timer);
     this.timers.delete(socket.id);
