@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { GIT_AUTH_KINDS, type GitAuthKind, type GitPushRequest, type GitRefUpdate, type GitRemoteResult, type GitRemoteStatus } from '@h/contracts';
-import { GIT_BRANCH_PATTERN } from '@h/workspaces';
+import { CreateWorkspaceDto, GIT_BRANCH_PATTERN } from '@h/workspaces';
 
 export class GitRemoteStatusDto implements GitRemoteStatus<Date> {
   @ApiProperty({ example: 'https://git.example.org/team/billing.git', description: 'Without credentials' }) url: string;
@@ -41,20 +41,8 @@ export class GitPushDto implements GitPushRequest {
   setUpstream?: boolean;
 }
 
-export class ImportArchiveQueryDto {
-  @ApiProperty({ example: 'billing-service', minLength: 1, maxLength: 80 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(80)
-  @Matches(/\S/, { message: 'name must not be blank' })
-  name: string;
-
-  @ApiPropertyOptional({ maxLength: 500, example: 'imported from billing.zip' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  description?: string;
-}
+/** The new workspace's name and description, under CreateWorkspaceDto's rules. */
+export class ImportArchiveQueryDto extends PickType(CreateWorkspaceDto, ['name', 'description'] as const) {}
 
 export class ArchiveQueryDto {
   @ApiPropertyOptional({ enum: ['tar.gz', 'zip'], default: 'tar.gz', description: 'Archive format: tar.gz, or zip (symlinks kept as unix links)' })

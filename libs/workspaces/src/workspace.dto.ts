@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { WORKSPACE_STATUSES, type GitWorkspaceSource, type ListResponse, type WorkspaceResponse, type WorkspaceStatus } from '@h/contracts';
@@ -79,21 +79,9 @@ export class CreateWorkspaceDto {
   source?: WorkspaceSourceDto;
 }
 
-export class UpdateWorkspaceDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 80, example: 'billing-service' })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(80)
-  @Matches(/\S/, { message: 'name must not be blank' })
-  name?: string;
-
-  @ApiPropertyOptional({ maxLength: 500, example: 'Invoices and payment reminders' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  description?: string;
-
+// The name and description rules are CreateWorkspaceDto's, here optional (PartialType keeps the
+// validators and adds @IsOptional); the archive import's query takes them too (libs/git-remote).
+export class UpdateWorkspaceDto extends PartialType(PickType(CreateWorkspaceDto, ['name', 'description'] as const)) {
   @ApiPropertyOptional({
     example: false,
     description: 'Let the sandbox reach allowedHosts through the egress proxy (role NETWORK_ENABLE_MIN_ROLE, default admin)',
