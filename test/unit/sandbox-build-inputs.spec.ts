@@ -26,12 +26,15 @@ describe('build scripts', () => {
 
   // build-image.sh tags the base by packages.txt + versions.env only, so that edits of build-base.sh
   // that change nothing in the image do not rebuild it everywhere. This fingerprint of its commands
-  // (comments and blank lines ignored) makes every other edit a decision: if what ends up in the
-  // image changes, bump BASE_RECIPE in versions.env; either way, record the new pair here.
-  const RECORDED = { recipe: '1', commands: 'd20486cf9f437298' };
+  // and those of debian-rootfs.sh, which it sources (comments and blank lines ignored), makes every
+  // other edit a decision: if what ends up in the image changes, bump BASE_RECIPE in versions.env;
+  // either way, record the new pair here.
+  const RECORDED = { recipe: '1', commands: 'db70c6fe755c12ce' };
 
-  it("should bump BASE_RECIPE when build-base.sh's commands change", () => {
-    const commands = readFileSync(join(sandbox, 'build-base.sh'), 'utf8')
+  it("should bump BASE_RECIPE when build-base.sh's or debian-rootfs.sh's commands change", () => {
+    const commands = ['build-base.sh', 'debian-rootfs.sh']
+      .map((f) => readFileSync(join(sandbox, f), 'utf8'))
+      .join('\n')
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'))
