@@ -1,18 +1,13 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
-import { io, type Socket } from 'socket.io-client';
-import type { BrowserActionEvent, BrowserFrameEvent, BrowserState, ClientToServerEvents, ServerToClientEvents } from '@h/contracts';
-import { LIVE_SOCKET_OPTIONS } from '../../lib/live-socket';
+import { useRef } from 'react';
+import type { BrowserActionEvent, BrowserFrameEvent, BrowserState } from '@h/contracts';
+import { useLiveSocket, type LiveSocket, type LiveSocketState } from '../../lib/use-live-socket';
 
-export type BrowserSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-export type BrowserConnection = 'connecting' | 'live' | 'reconnecting' | 'failed';
+export type BrowserSocket = LiveSocket;
 
-export interface BrowserSocketState {
-  socket: BrowserSocket | null;
-  connection: BrowserConnection;
+export interface BrowserSocketState extends LiveSocketState {
   state: BrowserState | null;
-  error: string | null;
   /** The signed-in user (from `ready`), so the view can say "You" for its own actions. */
   userId: string | null;
 }
@@ -24,20 +19,14 @@ export interface BrowserStreams {
 }
 
 /**
- * The workspace's browser over its own Socket.IO connection (like the terminals': neither one's
- * disconnect ends the other): `browser.subscribe` on every `ready` (also after a reconnect, which
- * turns the screencast back on), then `browser.state` keeps the tabs current.
+ * The workspace's browser over its own Socket.IO connection (like the terminals'):
+ * `browser.subscribe` on every `ready` (also after a reconnect, which turns the screencast back
+ * on), then `browser.state` keeps the tabs current.
  */
 export function useBrowserSocket(workspaceId: string, streams: BrowserStreams): BrowserSocketState {
-  const [state, setState] = useState<BrowserSocketState>({ socket: null, connection: 'connecting', state: null, error: null, userId: null });
   const handlers = useRef(streams);
   handlers.current = streams;
-
-  useEffect(() => {
-    let closed = false;
-    const s: BrowserSocket = io({ ...LIVE_SOCKET_OPTIONS, forceNew: true });
-    const patch = (p: Partial<BrowserSocketState>) => !closed && setState((prev) => ({ ...prev, ...p }));
-    setState({ socket: s, connection: 'connecting', state: null, error: null, userId: null });
+  return useLiveSocket<BrowserSocketState>(workspaceId, { state: null, userId: null }, 'Sign in again to use the browser view.', (s, { patch }) => {
     s.on('ready', (hello) => {
       patch({ userId: hello.userId });
       s.emit('browser.subscribe', { workspaceId }, (ack) => {
@@ -48,13 +37,5 @@ export function useBrowserSocket(workspaceId: string, streams: BrowserStreams): 
     s.on('browser.state', (e) => e.workspaceId === workspaceId && patch({ state: e }));
     s.on('browser.frame', (f) => f.workspaceId === workspaceId && handlers.current.onFrame(f));
     s.on('browser.action', (a) => a.workspaceId === workspaceId && handlers.current.onAction(a));
-    s.on('auth_error', (body) => patch({ connection: 'failed', error: body?.error?.message ?? 'Sign in again to use the browser view.' }));
-    s.on('disconnect', () => patch({ connection: 'reconnecting' }));
-    return () => {
-      closed = true;
-      s.disconnect();
-    };
-  }, [workspaceId]);
-
-  return state;
+  });
 }
