@@ -25,7 +25,7 @@ source "$here/versions.env"
 # versions and BASE_RECIPE, the version of build-base.sh's recipe). Not build-base.sh's text: an
 # edit that changes nothing in the image (a comment, a log line, how the Debian mirror is found;
 # any mirror serves the same suite) must not force every machine into a minutes-long rebuild. An
-# edit of build-base.sh that does change the image bumps BASE_RECIPE; test/unit/sandbox-recipe.spec.ts
+# edit of build-base.sh that does change the image bumps BASE_RECIPE; test/unit/sandbox-build-inputs.spec.ts
 # fails on any change to its commands until that has been decided.
 base_hash="$(cd "$here" && hash_of packages.txt versions.env)"
 base_tag="$name-base:$base_hash"
