@@ -30,9 +30,12 @@ export function ignoreStatus(...codes: number[]) {
   };
 }
 
+/** What withTimeout rejects with when the promise did not settle in time (an engine that does not answer). */
+export class TimeoutError extends Error {}
+
 export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    const t = setTimeout(() => reject(new TimeoutError(`timed out after ${ms} ms`)), ms);
     p.then(
       (v) => (clearTimeout(t), resolve(v)),
       (e) => (clearTimeout(t), reject(e)),

@@ -3,6 +3,7 @@ import type { SandboxClient } from './sandbox-client';
 import type { ReconcileReport, SandboxDriver, SandboxProcess, SandboxRecord, SandboxSpec, SandboxStatus, SpawnOptions } from './sandbox-driver';
 import type { DockerSandboxDriver } from './docker-sandbox.driver';
 import { needsSharedFilesystem, placeSandbox, type HostCandidate } from './docker-placement';
+import { TimeoutError, withTimeout } from './docker-utils';
 
 /** One Docker engine of SANDBOX_DOCKER_HOSTS with the driver that manages sandboxes on it. */
 export interface DockerHost {
@@ -99,7 +100,7 @@ export class MultiHostDockerDriver implements SandboxDriver {
     return warm ? { ...warm, host: host.name } : null;
   }
 
-  /** Each host with the records placed on it; a host that does not answer is skipped (logged by the caller). */
+  /** Each host with the records placed on it; a host that does not answer is skipped (reconciled when it answers again). */
   async reconcile(known: SandboxRecord[]): Promise<ReconcileReport> {
     const report: ReconcileReport = { removedContainers: [], adoptedPool: [], orphanVolumes: [], removedVolumes: [] };
     for (const host of this.hosts) {
@@ -124,7 +125,7 @@ export class MultiHostDockerDriver implements SandboxDriver {
    */
   dockerFor(record: SandboxRecord): Promise<Docker> {
     return this.on(record, async (h) => {
-      await within(this.options.pingTimeoutMs ?? 2_000, h.docker.ping());
+      await withTimeout(h.docker.ping(), this.options.pingTimeoutMs ?? 2_000);
       return h.docker;
     });
   }
@@ -135,7 +136,7 @@ export class MultiHostDockerDriver implements SandboxDriver {
       this.hosts.map(async (h): Promise<HostCandidate> => {
         const base = { name: h.name, maxSandboxes: h.maxSandboxes, sharesFilesystem: h.sharesFilesystem };
         try {
-          const list = await within(this.options.pingTimeoutMs ?? 2_000, h.docker.listContainers({ all: true, filters: { label: h.labelFilters } }));
+          const list = await withTimeout(h.docker.listContainers({ all: true, filters: { label: h.labelFilters } }), this.options.pingTimeoutMs ?? 2_000);
           return { ...base, healthy: true, sandboxes: list.length };
         } catch {
           return { ...base, healthy: false, sandboxes: 0 };
@@ -169,14 +170,7 @@ export class MultiHostDockerDriver implements SandboxDriver {
       return await fn();
     } catch (e) {
       const code = (e as { code?: string }).code;
-      throw (code && UNREACHABLE.has(code)) || e instanceof NoAnswerError ? new SandboxHostUnavailableError(host.name, e) : e;
+      throw (code && UNREACHABLE.has(code)) || e instanceof TimeoutError ? new SandboxHostUnavailableError(host.name, e) : e;
     }
   }
-}
-
-class NoAnswerError extends Error {}
-
-function within<T>(ms: number, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new NoAnswerError(`no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
 }
