@@ -33,13 +33,15 @@ describe('web memory settings', () => {
     const card = section.getByTestId('memory').filter({ hasText: 'Indent Style' });
     await card.getByText('Two spaces').waitFor();
 
-    await card.getByRole('button', { name: 'Edit' }).click();
-    await card.getByLabel('Value').fill('Four spaces');
-    await card.getByRole('button', { name: 'Save memory' }).click();
-    await card.getByText('Four spaces').waitFor();
+    // The history is open while the entry is edited: the saved edit shows up in it without reopening.
     await card.getByRole('button', { name: 'History' }).click();
     const history = card.getByRole('list', { name: 'History of Indent Style' });
     await history.getByText('Two spaces').waitFor();
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await card.getByLabel('Value').fill('Four spaces');
+    await card.getByRole('button', { name: 'Save memory' }).click();
+    await card.getByRole('button', { name: 'Save memory' }).waitFor({ state: 'detached' });
+    await card.locator('.memory-content', { hasText: 'Four spaces' }).waitFor();
     await history.getByText('Four spaces').waitFor();
     expect(await history.innerText()).toMatch(/^create\b[^\n]*Two spaces\s+update\b[^\n]*Four spaces$/);
     await screenshotOf(section, 'settings-memory');

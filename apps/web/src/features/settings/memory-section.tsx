@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ConfirmButton } from '../../components/confirm-button';
 import { ListState } from '../../components/data-table';
 import { FormError } from '../../components/form-error';
@@ -42,7 +42,7 @@ export function MemorySection({ workspaceId, role }: { workspaceId: string; role
         <input id="memory-search" type="search" maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} />
       </div>
       <ListState query={list} loading="Loading memory…" empty="Nothing remembered yet." />
-      {list.data?.items.map((m) => <MemoryCard key={`${m.id}-${m.updatedAt}`} memory={m} path={`${base}/${encodeURIComponent(m.id)}`} writable={writable} onChanged={() => list.reload()} />)}
+      {list.data?.items.map((m) => <MemoryCard key={m.id} memory={m} path={`${base}/${encodeURIComponent(m.id)}`} writable={writable} onChanged={() => list.reload()} />)}
       {writable ? <AddMemory base={base} onAdded={() => list.reload()} /> : null}
     </section>
   );
@@ -97,6 +97,12 @@ function MemoryCard({ memory, path, writable, onChanged }: { memory: MemoryEntry
   const [showHistory, setShowHistory] = useState(false);
   const change = useAction();
   const history = useApiQuery<ListResponse<MemoryRevisionEntry>>(showHistory ? `${path}/history` : null);
+  // An open history follows the entry: an edit saved after it was opened (or one that was still on
+  // its way when it was opened) shows up without closing and reopening it.
+  const reloadHistory = history.reload;
+  useEffect(() => {
+    if (showHistory) reloadHistory();
+  }, [memory.updatedAt]); // only a new version of the entry reloads it
   const headingId = `memory-${memory.id}-key`;
   return (
     <article className="provider-card" data-testid="memory" data-memory-key={memory.key} aria-labelledby={headingId}>
@@ -133,7 +139,11 @@ function MemoryCard({ memory, path, writable, onChanged }: { memory: MemoryEntry
         </button>
         {writable ? (
           <>
-            <button type="button" className="button button-ghost" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+            <button type="button" className="button button-ghost" aria-expanded={editing} onClick={() => {
+                // The editor opens on the value as it is now (the entry may have changed since the card appeared).
+                if (!editing) setContent(memory.content);
+                setEditing(!editing);
+              }}>
               {editing ? 'Close editor' : 'Edit'}
             </button>
             <ConfirmButton label="Forget" confirmLabel="Confirm forget" pendingLabel="Forgetting…" pending={change.pending} describedBy={headingId} onConfirm={() => void change.run(async () => {
