@@ -107,9 +107,10 @@ export class AgentRunJob {
       this.bus.onMessage((sessionId, message) => {
         if (message.kind !== 'event') return;
         this.sink.noteSeq(sessionId, message.event.seq);
-        // Only sessions running here (their log read comes after): the set stays bounded.
-        if (message.event.type === 'file.change.resolved' && this.sink.runsHere(sessionId)) this.hooks.noteResolved(sessionId);
-      }),
+        // Only sessions running here (their log read comes after): the set stays bounded, and the
+        // bus does not parse other sessions' messages for this process.
+        if (message.event.type === 'file.change.resolved') this.hooks.noteResolved(sessionId);
+      }, (sessionId) => this.sink.runsHere(sessionId)),
     ]);
     await this.busSubscriptions;
     const timings = new RunTimings();

@@ -143,7 +143,7 @@ export class ClaudeCodeRunner implements OnModuleDestroy {
 
     this.unsubscribe ??= this.bus.onMessage((_sessionId, m) => {
       if (m.kind === 'event' && m.event.type === 'permission.resolved') this.decided.get((m.event.data as { permissionId: string }).permissionId)?.();
-    });
+    }, () => this.decided.size > 0); // only while a call waits for a decision
     await this.unsubscribe;
 
     // The session's own step limit, within the instance's, counted as model requests through the gateway.

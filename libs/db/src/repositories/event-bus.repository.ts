@@ -20,7 +20,8 @@ export type BusListener = (sessionId: string, message: BusMessage) => void;
 @Injectable()
 export class EventBusRepository implements OnModuleDestroy {
   private subscriber: Redis | null = null;
-  private readonly listeners = new Set<BusListener>();
+  /** Each listener with the sessions it wants (none given: all of them). */
+  private readonly listeners = new Map<BusListener, ((sessionId: string) => boolean) | undefined>();
   private readonly cancelListeners = new Set<(runId: string) => void>();
   private readonly statusListeners = new Set<(event: WorkspaceStatusEvent) => void>();
   private readonly dismissListeners = new Set<(ref: { workspaceId: string; terminalId: string }) => void>();
@@ -68,10 +69,14 @@ export class EventBusRepository implements OnModuleDestroy {
     return () => this.statusListeners.delete(listener);
   }
 
-  /** Starts one pattern subscription per process; listeners filter by session. */
-  async onMessage(listener: BusListener): Promise<() => void> {
+  /**
+   * Starts one pattern subscription per process; listeners filter by session. `wants` says which
+   * sessions a listener cares about: a message no listener wants is not even parsed (a worker sees
+   * every session's events and token deltas, and needs only those of the runs it holds).
+   */
+  async onMessage(listener: BusListener, wants?: (sessionId: string) => boolean): Promise<() => void> {
     await this.ensureSubscriber();
-    this.listeners.add(listener);
+    this.listeners.set(listener, wants);
     return () => this.listeners.delete(listener);
   }
 
@@ -94,13 +99,16 @@ export class EventBusRepository implements OnModuleDestroy {
     const prefixLength = this.redis.key('events', '').length;
     sub.on('pmessage', (_pattern, channel, payload) => {
       const sessionId = channel.slice(prefixLength);
-      let message: BusMessage;
-      try {
-        message = JSON.parse(payload);
-      } catch {
-        return;
+      let message: BusMessage | undefined;
+      for (const [listener, wants] of this.listeners) {
+        if (wants && !wants(sessionId)) continue;
+        try {
+          message ??= JSON.parse(payload) as BusMessage;
+        } catch {
+          return;
+        }
+        listener(sessionId, message);
       }
-      for (const l of this.listeners) l(sessionId, message);
     });
     sub.on('message', (channel, payload) => {
       if (channel === cancelChannel) for (const l of this.cancelListeners) l(payload);
