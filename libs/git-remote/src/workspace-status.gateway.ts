@@ -39,12 +39,12 @@ export class WorkspaceStatusGateway implements OnGatewayInit, OnGatewayDisconnec
       everyMs: () => config.env.SSE_HEARTBEAT_MS,
       deps: { auth, access },
       create: () => ({ workspaces: new Set() }),
-      onLost: async (socket, state, workspaceId, error) => {
-        state.workspaces.delete(workspaceId);
-        await socket.leave(room(workspaceId));
+      onLost: async (socket, _state, workspaceId, error) => {
+        await this.sockets.drop(socket, workspaceId);
         const emit: ServerToClientEvents['workspace.error'] = (e) => socket.emit('workspace.error', e);
         emit({ workspaceId, error });
       },
+      leave: (socket, workspaceId) => socket.leave(room(workspaceId)),
     });
   }
 
@@ -70,13 +70,12 @@ export class WorkspaceStatusGateway implements OnGatewayInit, OnGatewayDisconnec
     return this.handle(socket, body, async (principal) => {
       const { workspaceId } = requestSchema.parse(body);
       await this.access.check(principal, 'workspace', workspaceId, 'viewer');
-      const state = this.sockets.of(socket);
-      if (!state.workspaces.has(workspaceId) && state.workspaces.size >= WORKSPACE_WATCHES_PER_SOCKET) {
-        throw new AppException(429, 'TOO_MANY_STREAMS', `A socket watches at most ${WORKSPACE_WATCHES_PER_SOCKET} workspaces; unwatch one first.`);
-      }
-      state.workspaces.add(workspaceId);
       // Joined before reading, so a change between the two is not missed (at worst heard twice).
-      await socket.join(room(workspaceId));
+      await this.sockets.enter(socket, workspaceId, {
+        max: WORKSPACE_WATCHES_PER_SOCKET,
+        refusal: `A socket watches at most ${WORKSPACE_WATCHES_PER_SOCKET} workspaces; unwatch one first.`,
+        join: async () => socket.join(room(workspaceId)),
+      });
       const w = await this.workspaces.findById(workspaceId);
       if (!w) throw AppException.notFound('Workspace');
       return { workspaceId, status: w.status, statusMessage: w.statusMessage };
@@ -87,7 +86,7 @@ export class WorkspaceStatusGateway implements OnGatewayInit, OnGatewayDisconnec
   unwatch(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Ack<WorkspaceWatchRequest>> {
     return this.handle(socket, body, async () => {
       const { workspaceId } = requestSchema.parse(body);
-      if (this.sockets.get(socket)?.workspaces.delete(workspaceId)) await socket.leave(room(workspaceId));
+      await this.sockets.drop(socket, workspaceId);
       return { workspaceId };
     });
   }
