@@ -22,7 +22,9 @@ export enum JobName {
 export const jobPayloadSchemas = {
   [JobName.WorkspaceSetup]: z.object({ workspaceId: z.string().uuid() }),
   [JobName.WorkspaceTeardown]: z.object({ workspaceId: z.string().uuid(), record: z.record(z.string(), z.unknown()).nullable() }),
-  [JobName.AgentRun]: z.object({ runId: z.string().uuid() }),
+  // sessionId: the run's session when the enqueuer knew it, so the worker reads the session, its
+  // workspace and provider beside the claim instead of after it (jobs queued without it still run).
+  [JobName.AgentRun]: z.object({ runId: z.string().uuid(), sessionId: z.string().uuid().optional() }),
   [JobName.McpServerCheck]: z.object({ workspaceId: z.string().uuid(), serverId: z.string().uuid() }),
   [JobName.MemoryMaintenance]: z.object({ teamId: z.string().uuid(), userId: z.string().uuid(), workspaceId: z.string().uuid() }),
 } satisfies Record<JobName, z.ZodTypeAny>;

@@ -49,6 +49,14 @@ import { SessionOutputStore } from './session-output.store';
 
 const TERMINAL_STATUS = { 'run.done': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' } as const;
 
+/** What a run's start reads of its session, started before or beside the claim (AgentRunJob.loadSession). */
+interface SessionLoads {
+  sessionId: string;
+  session: Promise<AgentSessionRecord | null>;
+  provider: Promise<ResolvedModelProvider | null>;
+  workspace: Promise<Awaited<ReturnType<WorkspaceRepository['findBySession']>>>;
+}
+
 type Decision = PermissionDecision;
 
 class RunFailure extends Error {
@@ -101,7 +109,7 @@ export class AgentRunJob {
   }
 
   @OnJob(JobName.AgentRun)
-  async handle({ runId }: JobPayload<JobName.AgentRun>): Promise<void> {
+  async handle({ runId, sessionId }: JobPayload<JobName.AgentRun>): Promise<void> {
     this.busSubscriptions ??= Promise.all([
       this.bus.onCancel((id) => this.controllers.get(id)?.abort()),
       this.bus.onMessage((sessionId, message) => {
@@ -114,14 +122,19 @@ export class AgentRunJob {
     ]);
     await this.busSubscriptions;
     const timings = new RunTimings();
+    // The session, its workspace and its provider do not depend on holding the run's lease: when the
+    // job names the session they are read beside the claim (the provider needs the session, and that
+    // chain was the start's longest). The log is read only after the claim (execute).
+    const early = sessionId ? this.loadSession(sessionId, timings) : null;
     const claim = await timings.time('claim', () => this.runs.claim(runId));
     if (!claim) return; // finished, cancelled or parked meanwhile
     const { run, leaseId } = claim;
+    const loads = early?.sessionId === run.sessionId ? early : this.loadSession(run.sessionId, timings);
     const controller = new AbortController();
     this.controllers.set(runId, controller);
     this.guards.set(runId, new RunBudgetGuard(this.budget, run.teamId, controller));
     try {
-      await this.execute(run, leaseId, controller, timings);
+      await this.execute(run, leaseId, controller, timings, loads);
     } catch (err) {
       if (err instanceof LeaseLostError) {
         this.logger.warn({ runId }, 'another worker took over this run; stopping here');
@@ -143,17 +156,27 @@ export class AgentRunJob {
     }
   }
 
-  private async execute(run: RunRecord, leaseId: string, controller: AbortController, timings: RunTimings): Promise<void> {
-    // Everything the start needs is read in parallel, from what the claim returned: the session,
-    // the log and the workspace row (by the run's session id), then the provider key (by the session's).
-    const sessionPending = timings.time('load.session', () => this.sessions.findById(run.sessionId));
+  /**
+   * The session, its workspace row (by the session id) and then its provider key, read at once;
+   * each promise is awaited by execute, or moot when the claim finds nothing to run.
+   */
+  private loadSession(sessionId: string, timings: RunTimings): SessionLoads {
+    const session = timings.time('load.session', () => this.sessions.findById(sessionId));
+    // A claude-code session's model is reached through its gateway (claude-code-run.ts), not here.
+    const provider = session.then((s) => (s && s.engine !== 'claude-code' ? timings.time('load.provider', () => this.provider(s)) : null));
+    const workspace = timings.time('load.workspace', () => this.workspaces.findBySession(sessionId));
+    for (const p of [session, provider, workspace]) p.catch(() => undefined);
+    return { sessionId, session, provider, workspace };
+  }
+
+  private async execute(run: RunRecord, leaseId: string, controller: AbortController, timings: RunTimings, loads: SessionLoads): Promise<void> {
+    // The log and the sub-agent runs are read once this worker holds the lease (a worker whose run
+    // this claim took over cannot append any more), beside the session loads already on their way.
     const storedPending = timings.time('load.events', () => this.events.listAll(run.sessionId));
     // The session's sub-agent runs: their events are not the parent's conversation (run-shape.ts).
     const childIdsPending = timings.time('load.children', () => this.subAgents.childRunIds(run.sessionId));
-    // A claude-code session's model is reached through its gateway (claude-code-run.ts), not here.
-    const providerPending = sessionPending.then((s) => (s && s.engine !== 'claude-code' ? timings.time('load.provider', () => this.provider(s)) : null));
-    const workspacePending = timings.time('load.workspace', () => this.workspaces.findBySession(run.sessionId));
-    for (const p of [storedPending, childIdsPending, providerPending, workspacePending]) p.catch(() => undefined); // awaited below, or moot
+    const { session: sessionPending, provider: providerPending, workspace: workspacePending } = loads;
+    for (const p of [storedPending, childIdsPending]) p.catch(() => undefined); // awaited below, or moot
     const session = await sessionPending;
     if (!session) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
     const stored = await storedPending;

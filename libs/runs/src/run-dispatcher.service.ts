@@ -62,7 +62,7 @@ export class RunDispatcher {
     // One round trip for all of them: a pass admitting 50 runs used to enqueue them one by one.
     await this.jobs.enqueueMany(
       JobName.AgentRun,
-      admitted.map((run) => ({ payload: { runId: run.id }, jobId: runJobId(run.id) })),
+      admitted.map((run) => ({ payload: { runId: run.id, sessionId: run.sessionId }, jobId: runJobId(run.id) })),
     );
     if (admitted.length) this.logger.log({ teamId, runs: admitted.map((r) => r.id) }, 'runs admitted');
     return admitted;
@@ -77,7 +77,7 @@ export class RunDispatcher {
   async afterJob(runId: string): Promise<void> {
     const run = await this.runs.findById(runId);
     if (run?.status !== 'running') return;
-    await this.jobs.enqueue(JobName.AgentRun, { runId }, { jobId: runJobId(runId) });
+    await this.jobs.enqueue(JobName.AgentRun, { runId, sessionId: run.sessionId }, { jobId: runJobId(runId) });
   }
 
   /**
@@ -94,7 +94,7 @@ export class RunDispatcher {
     for (const run of stale) {
       if (await this.jobs.isPending(JobName.AgentRun, runJobId(run.id))) continue;
       this.logger.warn({ runId: run.id }, 'running run has no job; enqueueing it again to resume');
-      await this.jobs.enqueue(JobName.AgentRun, { runId: run.id }, { jobId: runJobId(run.id) });
+      await this.jobs.enqueue(JobName.AgentRun, { runId: run.id, sessionId: run.sessionId }, { jobId: runJobId(run.id) });
     }
   }
 }
