@@ -5,16 +5,13 @@ import { z } from 'zod';
 import type { FilesAck, FilesServerToClientEvents } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { AccessService, AuthService, type Principal } from '@h/identity';
-import { answerSocketMessage, SocketWorkspaces } from '@h/sessions';
+import { answerSocketMessage } from '@h/sessions';
 import { filesRoom, FilesWatchHub } from './files-watch.hub';
+import { RelaySockets } from './relay-sockets';
 
 const requestSchema = z.object({ workspaceId: z.string().uuid() });
 /** Workspaces one socket may watch at once (an IDE tab watches one). */
 export const FILES_SUBSCRIPTIONS_PER_SOCKET = 8;
-
-interface FilesSocketState {
-  workspaces: Set<string>;
-}
 
 // Live files on the one Socket.IO server (/api/socket.io): `files.subscribe { workspaceId }` joins
 // the workspace's room for `files.changed`; authorised like session subscriptions (viewers may
@@ -23,7 +20,7 @@ interface FilesSocketState {
 @WebSocketGateway({ path: '/api/socket.io', serveClient: false })
 export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleDestroy {
   private readonly logger = new Logger(FilesGateway.name);
-  private readonly sockets: SocketWorkspaces<FilesSocketState>;
+  private readonly sockets: RelaySockets;
 
   constructor(
     private readonly auth: AuthService,
@@ -32,19 +29,17 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
     config: AppConfig,
   ) {
     // Ends each subscription its caller may no longer read.
-    this.sockets = new SocketWorkspaces<FilesSocketState>({
+    this.sockets = new RelaySockets({
       key: 'files',
       everyMs: () => config.env.SSE_HEARTBEAT_MS,
       deps: { auth, access },
-      create: () => ({ workspaces: new Set() }),
-      onLost: async (socket, _state, workspaceId, error) => {
-        await this.sockets.drop(socket, workspaceId);
+      hub,
+      room: filesRoom,
+      max: FILES_SUBSCRIPTIONS_PER_SOCKET,
+      refusal: `A socket watches at most ${FILES_SUBSCRIPTIONS_PER_SOCKET} workspaces; unsubscribe one first.`,
+      onLost: (socket, workspaceId, error) => {
         const emit: FilesServerToClientEvents['files.error'] = (e) => socket.emit('files.error', e);
         emit({ workspaceId, error });
-      },
-      leave: async (socket, workspaceId) => {
-        this.hub.remove(workspaceId, socket.id);
-        await socket.leave(filesRoom(workspaceId));
       },
     });
   }
@@ -66,14 +61,7 @@ export class FilesGateway implements OnGatewayInit, OnGatewayDisconnect, OnModul
     return this.handle(socket, body, async (principal) => {
       const { workspaceId } = requestSchema.parse(body);
       await this.access.check(principal, 'workspace', workspaceId, 'viewer');
-      await this.sockets.enter(socket, workspaceId, {
-        max: FILES_SUBSCRIPTIONS_PER_SOCKET,
-        refusal: `A socket watches at most ${FILES_SUBSCRIPTIONS_PER_SOCKET} workspaces; unsubscribe one first.`,
-        join: async () => {
-          await socket.join(filesRoom(workspaceId));
-          await this.hub.add(workspaceId, socket);
-        },
-      });
+      await this.sockets.enter(socket, workspaceId);
       return { workspaceId };
     });
   }

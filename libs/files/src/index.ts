@@ -7,3 +7,4 @@ export * from './files.exception';
 export * from './files-watch.hub';
 export * from './file-sandbox.service';
 export * from './sandbox-relay';
+export * from './relay-sockets';

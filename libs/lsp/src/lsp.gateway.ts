@@ -4,9 +4,9 @@ import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
 import type { Ack, DiagnosticsSnapshot, LspCompletionList, LspHover, LspLocation } from '@h/contracts';
 import { AppConfig } from '@h/config';
-import { FileSandboxService, normalizeEntryPath } from '@h/files';
+import { FileSandboxService, normalizeEntryPath, RelaySockets } from '@h/files';
 import { AccessService, AuthService, type Principal } from '@h/identity';
-import { answerSocketMessage, SocketWorkspaces } from '@h/sessions';
+import { answerSocketMessage } from '@h/sessions';
 import { diagnosticsRoom, LspHub } from './lsp.hub';
 
 /** An editor buffer sent to a language server at most (sandboxd's LSP_MAX_FILE_BYTES). */
@@ -24,10 +24,6 @@ const schemas = {
   position,
 };
 
-interface LspSocketState {
-  workspaces: Set<string>;
-}
-
 // Language intelligence on the one Socket.IO server (/api/socket.io), authorised like live files
 // with the handshake the SessionGateway authenticated: viewers follow diagnostics and ask for
 // completion, hover and definition; members and up send their buffers (`lsp.sync`, `lsp.close`);
@@ -35,7 +31,7 @@ interface LspSocketState {
 @WebSocketGateway({ path: '/api/socket.io', serveClient: false })
 export class LspGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleDestroy {
   private readonly logger = new Logger(LspGateway.name);
-  private readonly sockets: SocketWorkspaces<LspSocketState>;
+  private readonly sockets: RelaySockets;
 
   constructor(
     private readonly auth: AuthService,
@@ -44,17 +40,15 @@ export class LspGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleD
     private readonly sandbox: FileSandboxService,
     config: AppConfig,
   ) {
-    this.sockets = new SocketWorkspaces<LspSocketState>({
+    // No error event of its own when access is gone: the removed member's diagnostics simply stop.
+    this.sockets = new RelaySockets({
       key: 'lsp',
       everyMs: () => config.env.SSE_HEARTBEAT_MS,
       deps: { auth, access },
-      create: () => ({ workspaces: new Set() }),
-      // No error event of its own: the removed member's diagnostics simply stop.
-      onLost: (socket, _state, workspaceId) => this.sockets.drop(socket, workspaceId),
-      leave: async (socket, workspaceId) => {
-        this.hub.remove(workspaceId, socket.id);
-        await socket.leave(diagnosticsRoom(workspaceId));
-      },
+      hub,
+      room: diagnosticsRoom,
+      max: DIAGNOSTICS_SUBSCRIPTIONS_PER_SOCKET,
+      refusal: `A socket follows at most ${DIAGNOSTICS_SUBSCRIPTIONS_PER_SOCKET} workspaces; unsubscribe one first.`,
     });
   }
 
@@ -75,14 +69,7 @@ export class LspGateway implements OnGatewayInit, OnGatewayDisconnect, OnModuleD
     return this.handle(socket, body, async (principal) => {
       const { workspaceId } = schemas.workspace.parse(body);
       await this.access.check(principal, 'workspace', workspaceId, 'viewer');
-      await this.sockets.enter(socket, workspaceId, {
-        max: DIAGNOSTICS_SUBSCRIPTIONS_PER_SOCKET,
-        refusal: `A socket follows at most ${DIAGNOSTICS_SUBSCRIPTIONS_PER_SOCKET} workspaces; unsubscribe one first.`,
-        join: async () => {
-          await socket.join(diagnosticsRoom(workspaceId));
-          await this.hub.add(workspaceId, socket);
-        },
-      });
+      await this.sockets.enter(socket, workspaceId);
       return this.hub.snapshot(workspaceId);
     });
   }
