@@ -2,26 +2,16 @@
 // calls in order → repeat, until task_complete is accepted, a plain reply ends a run in which no
 // work was done, the run is cancelled, or it fails. Every state change is an event, applied to
 // the Conversation through the same reducer a rebuild uses, then handed to `onEvent`.
-import { TOOL_IMAGE_MAX_BASE64, type AgentEvent, type AgentTodo } from '@h/contracts';
+import type { AgentEvent } from '@h/contracts';
 import { effectiveThinking, getModelInfo, isModelError, type ChatMessage, type ModelUsage, type ToolCall, type ToolDefinition } from '@h/llm';
-import {
-  MemoryOutputStore,
-  newRunToolState,
-  ToolRegistry,
-  type OutputStore,
-  type RunToolState,
-  type StoredOutputRef,
-  type ToolContext,
-  type ToolResult,
-} from '@h/tools';
+import { MemoryOutputStore, newRunToolState, ToolRegistry, type OutputStore, type RunToolState } from '@h/tools';
 import { compactionFor, planCompaction, type CompactionSettings } from './compaction';
 import { estimateMessagesTokens, estimateToolsTokens } from './context-estimate';
 import { Conversation } from './conversation';
 import { buildGuidance, buildSystemPrompt, ItrSelector } from './prompt/itr';
-import { spillIfOversize } from './spill';
 import type { AgentRunOptions, AgentRunResult, AgentRunStatus } from './agent-run.types';
+import { ToolBatch, type BatchOutcome } from './tool-batch';
 import { UsageMeter } from './usage-meter';
-import { tracingEnabled, withSpan } from '@h/telemetry';
 import { WorkspaceContextTracker } from './workspace-context/workspace-context';
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -32,8 +22,6 @@ const MAX_STREAM_RESTARTS = 1;
 
 export const FINAL_REPLY_REMINDER =
   'Tools were used in this task, so finish with write_summary and then task_complete (both may go in one response). A plain-text reply only ends tasks that needed no tools.';
-const CANCELLED_RESULT = 'Cancelled: the run was stopped before this call ran.';
-const SKIPPED_AFTER_COMPLETE = 'Skipped: task_complete was already accepted in this response.';
 
 class RunCancelled extends Error {}
 
@@ -49,15 +37,6 @@ export class RunStop extends Error {
   ) {
     super(message);
     this.name = 'RunStop';
-  }
-}
-
-/** Two argument texts that parse to the same value (a re-serialised, unedited input is not an edit). */
-function sameJson(a: string, b: string): boolean {
-  try {
-    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
-  } catch {
-    return a === b;
   }
 }
 
@@ -86,6 +65,7 @@ class AgentRun {
   private reminders = 0;
   private sinkMs = 0;
   private readonly context: WorkspaceContextTracker | null;
+  private readonly batch: ToolBatch;
 
   constructor(private readonly o: AgentRunOptions) {
     this.conversation = o.conversation ?? new Conversation();
@@ -102,13 +82,23 @@ class AgentRun {
     this.context = o.workspaceContext
       ? new WorkspaceContextTracker(o.workspace, o.workspaceContext, () => ({ instructions: c.contextInstructions, tree: c.contextTree }))
       : null;
+    this.batch = new ToolBatch({
+      options: o,
+      tools: this.tools,
+      signal: this.signal,
+      outputs: this.outputs,
+      offered: this.offered,
+      itr: this.itr,
+      state: () => this.toolState,
+      emit: (event) => this.emit(event),
+    });
   }
 
   async run(): Promise<AgentRunResult> {
     try {
       const resumed = await this.start();
       if (resumed.length > 0) {
-        const outcome = await this.afterBatch(await this.executeBatch(resumed));
+        const outcome = await this.afterBatch(await this.batch.execute(resumed));
         if (outcome) return outcome;
       }
       const maxSteps = this.o.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -178,7 +168,7 @@ class AgentRun {
       outcome = await this.onPlainReply(message);
     } else {
       this.workDone = true;
-      const batch = await this.executeBatch(calls);
+      const batch = await this.batch.execute(calls);
       toolMs = batch.toolMs;
       outcome = await this.afterBatch(batch);
       if (!outcome && this.context) await this.emitContext(await this.context.afterCalls(calls).catch(() => null));
@@ -315,129 +305,11 @@ class AgentRun {
     return null;
   }
 
-  private async afterBatch(batch: { pendingCall?: ToolCall; waitingFor?: AgentRunResult['waitingFor'] }): Promise<AgentRunResult | null> {
+  private async afterBatch(batch: BatchOutcome): Promise<AgentRunResult | null> {
     if (batch.pendingCall) return this.result('paused', { pendingCall: batch.pendingCall, waitingFor: batch.waitingFor });
     if (this.toolState.completed) return this.done(null);
     if (this.signal.aborted) return this.cancelled();
     return null;
-  }
-
-  /** Runs a batch in order; stops at a call that needs a permission decision. */
-  private async executeBatch(calls: ToolCall[]): Promise<{ toolMs: number; pendingCall?: ToolCall; waitingFor?: AgentRunResult['waitingFor'] }> {
-    let toolMs = 0;
-    for (const call of calls) {
-      if (this.signal.aborted) {
-        await this.endTool(call, { text: CANCELLED_RESULT, isError: true }, 0);
-        continue;
-      }
-      if (this.toolState.completed) {
-        await this.endTool(call, { text: SKIPPED_AFTER_COMPLETE, isError: true }, 0);
-        continue;
-      }
-      const tool = this.tools.get(call.name);
-      let args = call.arguments;
-      let edited = false;
-      if (tool && this.o.authorize) {
-        const decision = await this.o.authorize({ call, category: tool.category, ...(tool.approval ? { approval: tool.approval } : {}) });
-        if (decision.behavior === 'ask') return { toolMs, pendingCall: call, waitingFor: 'permission' };
-        if (decision.behavior === 'wait') return { toolMs, pendingCall: call, waitingFor: 'delegation' };
-        if (decision.behavior === 'deny') {
-          const why = decision.message ? `: ${decision.message}` : '';
-          await this.endTool(call, { text: `Denied by the user${why}. Do not retry it unchanged.`, isError: true }, 0);
-          continue;
-        }
-        if (decision.updatedArguments !== undefined) {
-          edited = !sameJson(decision.updatedArguments, call.arguments);
-          args = decision.updatedArguments;
-        }
-      }
-      await this.emit({
-        type: 'tool.start',
-        data: { toolCallId: call.id, name: call.name, arguments: args, category: tool?.category ?? null, ...(edited ? { editedByUser: true } : {}) },
-      });
-      const t = performance.now();
-      // Traced, the call's span is the parent of the sandbox RPCs it makes (libs/sandbox
-      // SandboxClient); untraced, nothing stands between the loop and the tool. Tool metrics are
-      // counted from the tool.end events by the worker (libs/runs run-telemetry.ts).
-      const result = tracingEnabled() ? await this.tracedTool(call, args) : await this.tools.run(call.name, args, this.toolContext(call.id));
-      const ms = performance.now() - t;
-      toolMs += ms;
-      await this.endTool(call, result, ms);
-      await this.recordChanges(call, result);
-    }
-    return { toolMs };
-  }
-
-  private tracedTool(call: ToolCall, args: string): Promise<ToolResult> {
-    return withSpan(`tool ${call.name}`, { 'h.tool': call.name, 'h.tool_call_id': call.id }, async (span) => {
-      const r = await this.tools.run(call.name, args, this.toolContext(call.id));
-      if (r.isError) span.setAttribute('h.tool_error', true);
-      return r;
-    });
-  }
-
-  private async endTool(call: ToolCall, raw: ToolResult, durationMs: number): Promise<void> {
-    const spilled = await spillIfOversize(raw.text, this.outputs, `${call.name} ${call.arguments}`.slice(0, 200), {
-      callId: call.id,
-      readable: this.offered.has('read_command_output'),
-    });
-    const result = spilled?.text ?? raw.text;
-    // The log keeps the locator of the full text, never the text itself: the model saw `result`,
-    // and read_command_output reads the rest from the store.
-    const output: StoredOutputRef | undefined = spilled?.output ?? raw.output;
-    this.itr.observe(call.name);
-    this.itr.observe(result);
-    await this.emit({
-      type: 'tool.end',
-      data: {
-        toolCallId: call.id,
-        name: call.name,
-        result,
-        isError: raw.isError ?? false,
-        durationMs: Math.round(durationMs),
-        ...(output ? { outputId: output.id, outputLabel: output.label, outputBytes: output.bytes, outputTruncated: output.truncated } : {}),
-        ...(raw.data !== undefined ? { data: raw.data } : {}),
-        // Kept in the log so the conversation (and the image the model saw) rebuilds from it.
-        ...(raw.image && !raw.isError && raw.image.data.length <= TOOL_IMAGE_MAX_BASE64 ? { image: raw.image } : {}),
-      },
-    });
-    if (raw.isError) return;
-    if (call.name === 'write_todos') await this.emit({ type: 'todos.updated', data: { todos: this.toolState.todos as AgentTodo[] } });
-    if (call.name === 'write_summary' && this.toolState.summary) {
-      await this.emit({ type: 'summary.written', data: { summary: this.toolState.summary } });
-    }
-  }
-
-  /** The call's file changes, stored for review; each gets its `file.changed` event. */
-  private async recordChanges(call: ToolCall, result: ToolResult): Promise<void> {
-    const recorder = this.o.fileChanges;
-    if (!recorder || result.isError || !result.changes?.length) return;
-    for (const c of await recorder.record(call.id, result.changes)) {
-      await this.emit({
-        type: 'file.changed',
-        data: { changeId: c.id, toolCallId: c.toolCallId, kind: c.kind, path: c.path, fromPath: c.fromPath, added: c.added, removed: c.removed, binary: c.binary, tooLarge: c.tooLarge },
-      });
-    }
-  }
-
-  private toolContext(callId?: string): ToolContext {
-    return {
-      workspace: this.o.workspace,
-      signal: this.signal,
-      outputs: this.outputs,
-      callId,
-      state: this.toolState,
-      diagnostics: this.o.diagnostics,
-      ...(this.o.fileChanges ? { changes: { maxBytes: this.o.fileChanges.maxBytes } } : {}),
-      terminals: this.o.terminals,
-      browser: this.o.browser,
-      graph: this.o.graph,
-      memory: this.o.memoryStore,
-      delegation: this.o.delegation,
-      caller: this.o.caller,
-      sessionQueries: this.o.sessionQueries,
-      emit: (event) => this.emit(event),
-    };
   }
 
   private contextTokens(): number {
