@@ -43,6 +43,50 @@ describe(RunEventWriter.name, () => {
     expect(store.published).toEqual(store.batches);
   });
 
+  it("should write a response's events in one batch with its first call that changes something", async () => {
+    const store = gatedStore();
+    const writer = new RunEventWriter(store.write, () => undefined);
+    await writer.push(ev('message.assistant', { toolCalls: [{ id: 'c' }] }));
+    await writer.push(ev('usage'));
+    await tick();
+    // Nothing written yet: the call's authorisation is still on its way.
+    expect(store.batches).toEqual([]);
+    let started = false;
+    const command = writer.push(toolStart('command')).then(() => (started = true));
+    await tick();
+    expect(store.batches).toEqual([['message.assistant', 'usage', 'tool.start']]);
+    expect(started).toBe(false);
+    await store.releaseAll();
+    await command;
+    expect(store.published).toEqual([['message.assistant', 'usage', 'tool.start']]);
+  });
+
+  it("should write a response's events with its first call when that call only reads", async () => {
+    const store = gatedStore();
+    const writer = new RunEventWriter(store.write, () => undefined);
+    await writer.push(ev('message.assistant', { toolCalls: [{ id: 'c' }] }));
+    await writer.push(ev('usage'));
+    await writer.push(toolStart('read'));
+    await tick();
+    expect(store.batches).toEqual([['message.assistant', 'usage', 'tool.start']]);
+  });
+
+  it("should write a response's events on their own when no call starts within the hold", async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const store = gatedStore();
+      const writer = new RunEventWriter(store.write, () => undefined);
+      await writer.push(ev('message.assistant', { toolCalls: [{ id: 'c' }] }));
+      await writer.push(ev('usage'));
+      jest.advanceTimersByTime(49);
+      expect(store.batches).toEqual([]);
+      jest.advanceTimersByTime(1);
+      expect(store.batches).toEqual([['message.assistant', 'usage']]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('should hold a call that changes something until everything before it is written, but not a read', async () => {
     const store = gatedStore();
     const writer = new RunEventWriter(store.write, () => undefined);

@@ -22,6 +22,9 @@ export type BatchWrite = (batch: AgentEvent[], durable: boolean) => Promise<() =
  *   goes on to the engine without waiting for that write: what the engine makes of it is queued
  *   behind it, and its token deltas (`pushEphemeral`, live-only) are published only after the
  *   events before them are persisted and published, before any event after them;
+ * - a response with tool calls waits (50 ms at most) for its first call's tool.start and goes in
+ *   one batch with it: a first call that changes something used to wait for the response's own
+ *   write (its authorisation may wait for the run's checkpoint) and then make a second one;
  * - the segment's end (`flush`) waits for the rest.
  *
  * What a crash can lose is only what no barrier has passed: events of read-only work and of the
@@ -39,6 +42,8 @@ export class RunEventWriter {
   /** Publishes issued whose replies are still on their way. */
   private readonly unanswered = new Set<Promise<void>>();
   private scheduled = false;
+  /** Set while a response's events wait for its first call (see push); the timer bounds the wait. */
+  private holding: NodeJS.Timeout | null = null;
   private failure: unknown = null;
 
   constructor(
@@ -52,6 +57,20 @@ export class RunEventWriter {
     this.queue.push(event);
     if (TERMINAL.has(event.type)) return this.flush();
     if (changesSomething(event)) return this.persisted();
+    // A response with tool calls is followed by its first call's tool.start once the call is
+    // authorised, which may wait (for the run's checkpoint, the first time). Written on their own,
+    // the response's events made the first call that changes something wait for that write and
+    // then write its own: they wait for it instead, and go in one batch (HOLD_MS at most).
+    if (this.holding) {
+      if (event.type === 'usage') return;
+      this.release();
+    } else if (event.type === 'message.assistant' && hasToolCalls(event)) {
+      this.holding = setTimeout(() => {
+        this.holding = null;
+        this.kick();
+      }, HOLD_MS);
+      return;
+    }
     // Events emitted in one synchronous stretch of the engine share a batch.
     if (!this.scheduled && !this.writing) {
       this.scheduled = true;
@@ -110,7 +129,14 @@ export class RunEventWriter {
    * Starts writing the events at the head of the queue (up to the first live-only publish, which
    * goes out after them), unless a write is running (it starts the next one itself).
    */
+  private release(): void {
+    if (!this.holding) return;
+    clearTimeout(this.holding);
+    this.holding = null;
+  }
+
   private kick(): void {
+    this.release(); // what was held goes now, with whatever asked for the write
     if (this.writing || this.failure) return;
     // Live-only publishes at the head follow everything already published: chain them now.
     while (this.queue.length && isEphemeral(this.queue[0])) {
@@ -165,6 +191,14 @@ function isEphemeral(item: AgentEvent | Ephemeral): item is Ephemeral {
 }
 
 const TERMINAL = new Set(['run.done', 'run.failed', 'run.cancelled']);
+
+/** Longest a response's events wait for its first call's tool.start before they are written anyway. */
+const HOLD_MS = 50;
+
+function hasToolCalls(event: AgentEvent): boolean {
+  const calls = (event.data as { toolCalls?: unknown[] | null }).toolCalls;
+  return Array.isArray(calls) && calls.length > 0;
+}
 
 function changesSomething(event: AgentEvent): boolean {
   if (event.type !== 'tool.start') return false;
