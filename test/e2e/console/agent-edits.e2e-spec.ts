@@ -63,7 +63,11 @@ describe('agent edits in the console', () => {
       await page.getByLabel('Message to the agent').fill('Thanks, keep it as it was');
       await page.getByLabel('Message to the agent').press('Enter');
       await transcriptOf(page).locator('.msg-assistant').filter({ hasText: 'keeps its original greeting' }).waitFor({ timeout: RUN_TIMEOUT_MS });
-      expect(await transcriptOf(page).locator('[data-run-end="completed"]').count()).toBe(2);
+      // The reply streams in before the run's end marker: wait for the second run to end, then
+      // check how it ended (a failed run ends too, so this fails fast rather than timing out).
+      const ends = transcriptOf(page).locator('[data-run-end]');
+      await ends.nth(1).waitFor({ timeout: RUN_TIMEOUT_MS });
+      expect(await ends.nth(1).getAttribute('data-run-end')).toBe('completed');
 
       // A reload shows the same cards, in their decided state.
       await page.reload();
