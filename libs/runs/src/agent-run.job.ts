@@ -112,13 +112,13 @@ export class AgentRunJob {
   async handle({ runId, sessionId }: JobPayload<JobName.AgentRun>): Promise<void> {
     this.busSubscriptions ??= Promise.all([
       this.bus.onCancel((id) => this.controllers.get(id)?.abort()),
-      this.bus.onMessage((sessionId, message) => {
+      this.bus.onMessage((id, message) => {
         if (message.kind !== 'event') return;
-        this.sink.noteSeq(sessionId, message.event.seq);
+        this.sink.noteSeq(id, message.event.seq);
         // Only sessions running here (their log read comes after): the set stays bounded, and the
         // bus does not parse other sessions' messages for this process.
-        if (message.event.type === 'file.change.resolved') this.hooks.noteResolved(sessionId);
-      }, (sessionId) => this.sink.runsHere(sessionId)),
+        if (message.event.type === 'file.change.resolved') this.hooks.noteResolved(id);
+      }, (id) => this.sink.runsHere(id)),
     ]);
     await this.busSubscriptions;
     const timings = new RunTimings();

@@ -125,16 +125,17 @@ export class RunEventWriter {
     };
   }
 
-  /**
-   * Starts writing the events at the head of the queue (up to the first live-only publish, which
-   * goes out after them), unless a write is running (it starts the next one itself).
-   */
+  /** Ends a hold of a response's events (push): they go with the next write. */
   private release(): void {
     if (!this.holding) return;
     clearTimeout(this.holding);
     this.holding = null;
   }
 
+  /**
+   * Starts writing the events at the head of the queue (up to the first live-only publish, which
+   * goes out after them), unless a write is running (it starts the next one itself).
+   */
   private kick(): void {
     this.release(); // what was held goes now, with whatever asked for the write
     if (this.writing || this.failure) return;
