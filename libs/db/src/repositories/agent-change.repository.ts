@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ACTIVE_RUN_STATUSES, type AgentChange, type AgentChangeKind, type AgentChangeSide, type AgentChangeStatus, type AgentChangeSummary } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
+import { columns, sql, type SqlRunner } from '../sql';
 import { Prisma, RunStatus } from '../generated/client';
 
 /** A change as the API shows it (the contract's shape). */
@@ -35,6 +37,7 @@ const select = {
 } as const;
 
 type Row = Prisma.AgentChangeGetPayload<{ select: typeof select }>;
+const COLUMNS = columns(select);
 
 function toRecord(r: Row): AgentChangeRecord {
   const before = r.before as unknown as AgentChangeSide;
@@ -61,15 +64,21 @@ export class AgentChangeRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async createMany(scope: { sessionId: string; runId: string; toolCallId: string }, changes: NewAgentChange[]): Promise<AgentChangeRecord[]> {
-    // One statement per call's changes, in order (a call changes one file, or two for a rename).
-    return this.prisma.$transaction(
-      changes.map((c) =>
-        this.prisma.agentChange.create({
-          data: { ...scope, ...c, before: c.before as unknown as Prisma.InputJsonValue, after: c.after as unknown as Prisma.InputJsonValue },
-          select,
-        }),
-      ),
-    ).then((rows) => rows.map(toRecord));
+    // Direct SQL (sql.ts): the record of every edit the agent makes, before its result returns.
+    // One statement per change, in order (a call changes one file, or two for a rename, which
+    // share a transaction).
+    const insert = (run: SqlRunner, c: NewAgentChange) =>
+      run.rows<Row>(sql`
+        INSERT INTO "AgentChange" ("id", "sessionId", "runId", "toolCallId", "kind", "path", "fromPath", "before", "after", "added", "removed", "createdAt")
+        VALUES (${randomUUID()}::uuid, ${scope.sessionId}::uuid, ${scope.runId}::uuid, ${scope.toolCallId}, ${c.kind}, ${c.path}, ${c.fromPath},
+          ${c.before}::jsonb, ${c.after}::jsonb, ${c.added}::int, ${c.removed}::int, ${new Date()}::timestamp(3))
+        RETURNING ${COLUMNS}`).then(([row]) => toRecord(row));
+    if (changes.length === 1) return [await insert(this.prisma.sql, changes[0])];
+    return this.prisma.sql.transaction(async (tx) => {
+      const out: AgentChangeRecord[] = [];
+      for (const c of changes) out.push(await insert(tx, c));
+      return out;
+    });
   }
 
   async findById(id: string): Promise<AgentChangeRecord | null> {
@@ -114,11 +123,12 @@ export class AgentChangeRepository {
 
   /** Records the run's checkpoint once: the first one taken is what the workspace was before it. */
   async setRunCheckpoint(runId: string, checkpointId: string): Promise<void> {
-    await this.prisma.run.updateMany({ where: { id: runId, checkpointId: null }, data: { checkpointId } });
+    // Direct SQL (sql.ts), like the read below: both are on the path of a run's first change.
+    await this.prisma.sql.count(sql`UPDATE "Run" SET "checkpointId" = ${checkpointId}, "updatedAt" = ${new Date()}::timestamp(3) WHERE "id" = ${runId}::uuid AND "checkpointId" IS NULL`);
   }
 
   async runCheckpoint(runId: string): Promise<string | null> {
-    const row = await this.prisma.run.findUnique({ where: { id: runId }, select: { checkpointId: true } });
+    const [row] = await this.prisma.sql.rows<{ checkpointId: string | null }>(sql`SELECT "checkpointId" FROM "Run" WHERE "id" = ${runId}::uuid`);
     return row?.checkpointId ?? null;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SessionEngine } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
+import { columns, sql } from '../sql';
 import { PermissionMode, Prisma } from '../generated/client';
 import { splitUsage, UsageTotals, usageSelect } from '../usage';
 
@@ -50,6 +51,7 @@ const sessionSelect = {
 } as const;
 
 type Row = Prisma.AgentSessionGetPayload<{ select: typeof sessionSelect }>;
+const SESSION_COLUMNS = columns(sessionSelect);
 
 function toRecord(r: Row): AgentSessionRecord {
   const [usage, { state, ...rest }] = splitUsage(r);
@@ -94,12 +96,15 @@ export class AgentSessionRepository {
   }
 
   async findById(id: string): Promise<AgentSessionRecord | null> {
-    const row = await this.prisma.agentSession.findUnique({ where: { id }, select: sessionSelect });
+    // Direct SQL (sql.ts): read by every run's start and by posts that need the session.
+    const [row] = await this.prisma.sql.rows<Row>(sql`SELECT ${SESSION_COLUMNS} FROM "AgentSession" WHERE "id" = ${id}::uuid`);
     return row ? toRecord(row) : null;
   }
 
-  findOwner(id: string): Promise<{ teamId: string; workspaceId: string } | null> {
-    return this.prisma.agentSession.findUnique({ where: { id }, select: { teamId: true, workspaceId: true } });
+  async findOwner(id: string): Promise<{ teamId: string; workspaceId: string } | null> {
+    // Direct SQL (sql.ts): every session route's access check.
+    const [row] = await this.prisma.sql.rows<{ teamId: string; workspaceId: string }>(sql`SELECT "teamId", "workspaceId" FROM "AgentSession" WHERE "id" = ${id}::uuid`);
+    return row ?? null;
   }
 
   async update(

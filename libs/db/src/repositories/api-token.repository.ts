@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
+import { columns, sql } from '../sql';
 
 export interface ApiTokenRecord {
   id: string;
@@ -28,6 +29,7 @@ const tokenSelect = {
   revokedAt: true,
   createdAt: true,
 } as const;
+const TOKEN_COLUMNS = columns(tokenSelect);
 
 @Injectable()
 export class ApiTokenRepository {
@@ -59,12 +61,14 @@ export class ApiTokenRepository {
   }
 
   /** Looks a presented token up by its public prefix; the caller compares the hash in constant time. */
-  findByPrefix(prefix: string): Promise<(ApiTokenRecord & { secretHash: string }) | null> {
-    return this.prisma.apiToken.findUnique({ where: { prefix }, select: { ...tokenSelect, secretHash: true } });
+  async findByPrefix(prefix: string): Promise<(ApiTokenRecord & { secretHash: string }) | null> {
+    // Direct SQL (sql.ts): every request of a bot reads this.
+    const [row] = await this.prisma.sql.rows<ApiTokenRecord & { secretHash: string }>(sql`SELECT ${TOKEN_COLUMNS}, "secretHash" FROM "ApiToken" WHERE "prefix" = ${prefix}`);
+    return row ?? null;
   }
 
   async markUsed(id: string): Promise<void> {
-    await this.prisma.apiToken.update({ where: { id }, data: { lastUsedAt: new Date() } });
+    await this.prisma.sql.count(sql`UPDATE "ApiToken" SET "lastUsedAt" = ${new Date()}::timestamp(3) WHERE "id" = ${id}::uuid`);
   }
 
   async revoke(id: string): Promise<void> {

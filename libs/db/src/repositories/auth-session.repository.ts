@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
+import { columns, sql } from '../sql';
 
 export interface AuthSessionRecord {
   id: string;
@@ -9,6 +10,7 @@ export interface AuthSessionRecord {
 }
 
 const sessionSelect = { id: true, userId: true, csrfToken: true, expiresAt: true } as const;
+const SESSION_COLUMNS = columns(sessionSelect);
 
 @Injectable()
 export class AuthSessionRepository {
@@ -26,11 +28,12 @@ export class AuthSessionRepository {
   }
 
   /** A live session: not revoked and not expired. */
-  findActiveByTokenHash(tokenHash: string, now = new Date()): Promise<AuthSessionRecord | null> {
-    return this.prisma.authSession.findFirst({
-      where: { tokenHash, revokedAt: null, expiresAt: { gt: now } },
-      select: sessionSelect,
-    });
+  async findActiveByTokenHash(tokenHash: string, now = new Date()): Promise<AuthSessionRecord | null> {
+    // Direct SQL (sql.ts): every signed-in request reads this.
+    const [row] = await this.prisma.sql.rows<AuthSessionRecord>(sql`
+      SELECT ${SESSION_COLUMNS} FROM "AuthSession"
+      WHERE "tokenHash" = ${tokenHash} AND "revokedAt" IS NULL AND "expiresAt" > ${now}::timestamp(3) LIMIT 1`);
+    return row ?? null;
   }
 
   async touch(id: string): Promise<void> {

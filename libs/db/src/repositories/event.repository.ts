@@ -4,6 +4,7 @@ import { metrics } from '@h/telemetry';
 import { PrismaService } from '../prisma.service';
 import { Prisma } from '../generated/client';
 import { UsageTotals, ZERO_USAGE } from '../usage';
+import { sql } from '../sql';
 
 // The envelope every part shares is defined once, in the contracts (zod schema and type).
 export type { EventEnvelope };
@@ -68,7 +69,6 @@ export class EventRepository {
     const state = JSON.stringify(options.state ?? {});
     const ts = new Date();
     const items = JSON.stringify(events.map((e) => ({ type: e.type, data: e.data ?? {} })));
-    const client = options.tx ?? this.prisma;
     // `durable: false` commits without waiting for the WAL flush (synchronous_commit off for this
     // statement's own transaction only): 0.2 ms instead of 4–12 ms under load (bench/runs). The
     // events are committed and visible at once; what a Postgres crash (not a worker's) can lose is
@@ -77,7 +77,7 @@ export class EventRepository {
     // caller's commit decides.
     const fast = options.durable === false && !options.tx;
     const started = performance.now();
-    const rows = await client.$queryRaw<Array<{ seq: number }>>`
+    const statement = sql`
       WITH owned AS (
         UPDATE "Run" SET "updatedAt" = now() AT TIME ZONE 'UTC',
           "requests" = "requests" + ${u.requests}::int, "promptTokens" = "promptTokens" + ${u.promptTokens}::int,
@@ -103,6 +103,8 @@ export class EventRepository {
       FROM bumped b, jsonb_array_elements(${items}::jsonb) WITH ORDINALITY AS e(item, ord)
       WHERE NOT ${fast}::boolean OR set_config('synchronous_commit', 'off', true) IS NOT NULL
       RETURNING "seq"`;
+    // Inside a caller's Prisma transaction the statement runs there; alone, straight through pg.
+    const rows = options.tx ? await options.tx.$queryRawUnsafe<Array<{ seq: number }>>(statement.text, ...statement.values) : await this.prisma.sql.rows<{ seq: number }>(statement);
     metrics.eventAppendDuration.observe({ durable: String(!fast) }, (performance.now() - started) / 1000);
     if (rows.length !== events.length) {
       if (fenced) throw new LeaseLostError(options.runId as string);
@@ -114,13 +116,14 @@ export class EventRepository {
 
   /** `types`: only events of these types (e.g. a run looking for decisions made while it works). */
   async list(sessionId: string, options: { after?: number; limit?: number; runId?: string; types?: string[] } = {}): Promise<EventEnvelope[]> {
-    const rows = await this.prisma.event.findMany({
-      where: { sessionId, seq: { gt: options.after ?? 0 }, ...(options.runId ? { runId: options.runId } : {}), ...(options.types ? { type: { in: options.types } } : {}) },
-      orderBy: { seq: 'asc' },
-      take: options.limit ?? 1000,
-      select: { sessionId: true, seq: true, runId: true, ts: true, type: true, data: true },
-    });
-    return rows.map((r) => ({ ...r, ts: r.ts.toISOString() }));
+    // Direct SQL (sql.ts): every run's start reads its session's log through here.
+    const rows = await this.prisma.sql.rows<{ seq: number; runId: string | null; ts: Date; type: string; data: unknown }>(sql`
+      SELECT "seq", "runId", "ts", "type", "data" FROM "Event"
+      WHERE "sessionId" = ${sessionId}::uuid AND "seq" > ${options.after ?? 0}::int
+        AND (${options.runId ?? null}::uuid IS NULL OR "runId" = ${options.runId ?? null}::uuid)
+        AND (${options.types ?? null}::text[] IS NULL OR "type" = ANY(${options.types ?? null}::text[]))
+      ORDER BY "seq" ASC LIMIT ${options.limit ?? 1000}::int`);
+    return rows.map((r) => ({ sessionId, seq: r.seq, runId: r.runId, ts: r.ts.toISOString(), type: r.type, data: r.data }));
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { McpApproval, McpServer, McpServerState, McpTransport } from '@h/contracts';
 import { Prisma } from '../generated/client';
 import { PrismaService } from '../prisma.service';
+import { columns as sqlColumns, sql } from '../sql';
 import type { EncryptedSecret } from './provider-credential.repository';
 
 /** A workspace's MCP server without its sealed headers (only their names): the wire shape with Date objects. */
@@ -29,6 +30,7 @@ const SELECT = {
   createdById: true, createdAt: true, updatedAt: true,
 } as const;
 type Row = Prisma.McpServerGetPayload<{ select: typeof SELECT }>;
+const COLUMNS = sqlColumns(SELECT);
 
 function toRecord({ statusState, statusMessage, statusTools, toolCount, checkedAt, env, transport, approval, ...rest }: Row): McpServerRecord {
   return {
@@ -70,11 +72,10 @@ export class McpServerRepository {
 
   /** The enabled servers of a workspace with their sealed headers, by name: what a run connects to. */
   async listEnabledWithSecrets(workspaceId: string): Promise<(McpServerRecord & { secret: EncryptedSecret | null })[]> {
-    const rows = await this.prisma.mcpServer.findMany({
-      where: { workspaceId, enabled: true },
-      orderBy: [{ name: 'asc' }],
-      select: { ...SELECT, ciphertext: true, iv: true, authTag: true, keyId: true },
-    });
+    // Direct SQL (sql.ts): every run's start reads this.
+    const rows = await this.prisma.sql.rows<Row & { ciphertext: Uint8Array | null; iv: Uint8Array | null; authTag: Uint8Array | null; keyId: string | null }>(sql`
+      SELECT ${COLUMNS}, "ciphertext", "iv", "authTag", "keyId" FROM "McpServer"
+      WHERE "workspaceId" = ${workspaceId}::uuid AND "enabled" ORDER BY "name" ASC`);
     return rows.map(({ ciphertext, iv, authTag, keyId, ...row }) => ({
       ...toRecord(row),
       secret: ciphertext && iv && authTag && keyId ? { ciphertext, iv, authTag, keyId } : null,

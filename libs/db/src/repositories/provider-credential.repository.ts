@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
+import { sql } from '../sql';
 
 export interface EncryptedSecret {
   ciphertext: Uint8Array;
@@ -40,11 +41,11 @@ export class ProviderCredentialRepository {
   }
 
   /** For the worker that calls the provider; never returned over HTTP. */
-  findSecret(teamId: string, provider: string): Promise<EncryptedSecret | null> {
-    return this.prisma.providerCredential.findUnique({
-      where: { teamId_provider: { teamId, provider } },
-      select: { ciphertext: true, iv: true, authTag: true, keyId: true },
-    });
+  async findSecret(teamId: string, provider: string): Promise<EncryptedSecret | null> {
+    // Direct SQL (sql.ts): every run's start reads its key. bytea columns come back as Buffers.
+    const [row] = await this.prisma.sql.rows<EncryptedSecret>(sql`
+      SELECT "ciphertext", "iv", "authTag", "keyId" FROM "ProviderCredential" WHERE "teamId" = ${teamId}::uuid AND "provider" = ${provider}`);
+    return row ?? null;
   }
 
   async remove(teamId: string, provider: string): Promise<boolean> {

@@ -4,6 +4,7 @@ import { ACTIVE_RUN_STATUSES, FINISHED_RUN_STATUSES, type RunStatus as WireRunSt
 import { PrismaService } from '../prisma.service';
 import { Prisma, RunStatus } from '../generated/client';
 import { QuotaExceededError } from '../quota';
+import { columns, sql } from '../sql';
 import { splitUsage, UsageTotals, usageSelect, ZERO_USAGE } from '../usage';
 import { EventEnvelope, EventRepository } from './event.repository';
 
@@ -60,6 +61,8 @@ const runSelect = {
 } as const;
 
 type Row = Prisma.RunGetPayload<{ select: typeof runSelect }>;
+const RUN_COLUMNS = columns(runSelect);
+const RUN_COLUMNS_R = columns(runSelect, 'r');
 
 function toRecord(r: Row): RunRecord {
   const [usage, { error, ...rest }] = splitUsage(r);
@@ -113,12 +116,13 @@ export class RunRepository {
     const at = ts.toISOString();
     const data = { content: input.content, userId: input.userId };
     const statuses = QUOTA_RUN_STATUSES.map(String);
-    const [result] = await this.prisma.$transaction(
+    // Direct SQL (sql.ts): every posted message goes through here.
+    const [result] = await this.prisma.sql.transaction(
       async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-run-quota:' + input.teamId}))`;
+        await tx.rows(sql`SELECT pg_advisory_xact_lock(hashtext(${'h-run-quota:' + input.teamId}))`);
         // The run's step mode is the message's choice or the session's option, decided in this
         // statement (no read of the session first) and kept on its message.user event.
-        return tx.$queryRaw<Array<{ used: number; seq: number | null; stepMode: boolean | null }>>`
+        return tx.rows<{ used: number; seq: number | null; stepMode: boolean | null }>(sql`
           WITH used AS (
             SELECT COUNT(*)::int AS n FROM "Run" WHERE "teamId" = ${input.teamId}::uuid AND "status"::text = ANY(${statuses}::text[])
           ), run AS (
@@ -140,10 +144,8 @@ export class RunRepository {
             FROM bumped b
             RETURNING "seq"
           )
-          SELECT used.n AS used, (SELECT "seq" FROM event) AS seq, (SELECT "stepMode" FROM bumped) AS "stepMode" FROM used`;
+          SELECT used.n AS used, (SELECT "seq" FROM event) AS seq, (SELECT "stepMode" FROM bumped) AS "stepMode" FROM used`);
       },
-      // In a burst the posts queue for a pooled connection and the lock: wait, not fail.
-      { maxWait: 15_000, timeout: 15_000 },
     );
     if (result.used >= input.maxActive) throw new QuotaExceededError('activeRuns', result.used, input.maxActive);
     const rows = result.seq === null ? [] : [{ seq: result.seq }];
@@ -178,22 +180,20 @@ export class RunRepository {
   }
 
   private async findByClientMessageId(sessionId: string, clientMessageId: string): Promise<RunRecord | null> {
-    const row = await this.prisma.run.findUnique({
-      where: { sessionId_clientMessageId: { sessionId, clientMessageId } },
-      select: runSelect,
-    });
+    const [row] = await this.prisma.sql.rows<Row>(sql`SELECT ${RUN_COLUMNS} FROM "Run" WHERE "sessionId" = ${sessionId}::uuid AND "clientMessageId" = ${clientMessageId}`);
     return row ? toRecord(row) : null;
   }
 
   async findById(id: string): Promise<RunRecord | null> {
-    const row = await this.prisma.run.findUnique({ where: { id }, select: runSelect });
+    const [row] = await this.prisma.sql.rows<Row>(sql`SELECT ${RUN_COLUMNS} FROM "Run" WHERE "id" = ${id}::uuid`);
     return row ? toRecord(row) : null;
   }
 
-  findOwner(id: string): Promise<{ teamId: string; workspaceId: string; sessionId: string } | null> {
-    return this.prisma.run
-      .findUnique({ where: { id }, select: { teamId: true, sessionId: true, session: { select: { workspaceId: true } } } })
-      .then((r) => (r ? { teamId: r.teamId, sessionId: r.sessionId, workspaceId: r.session.workspaceId } : null));
+  async findOwner(id: string): Promise<{ teamId: string; workspaceId: string; sessionId: string } | null> {
+    // Direct SQL (sql.ts): every run route's access check, one statement instead of two.
+    const [row] = await this.prisma.sql.rows<{ teamId: string; workspaceId: string; sessionId: string }>(sql`
+      SELECT r."teamId", r."sessionId", s."workspaceId" FROM "Run" r JOIN "AgentSession" s ON s."id" = r."sessionId" WHERE r."id" = ${id}::uuid`);
+    return row ?? null;
   }
 
   async listBySession(sessionId: string, limit = 50): Promise<RunRecord[]> {
@@ -241,25 +241,24 @@ export class RunRepository {
    * advisory lock per team makes concurrent admissions (api and workers) agree.
    */
   async admit(teamId: string, limits: ConcurrencyLimits): Promise<RunRecord[]> {
-    return this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'h-admit:' + teamId}))`;
-      const active = await tx.run.findMany({
-        where: { teamId, status: { in: ['running', 'waiting_permission', 'waiting_children'] } },
-        select: { userId: true, sessionId: true, status: true, session: { select: { workspaceId: true } } },
-      });
+    // Direct SQL (sql.ts), four round trips: every posted message and every ended run admits, and
+    // through Prisma this was eight statements (two of them relation loads).
+    return this.prisma.sql.transaction(async (tx) => {
+      await tx.rows(sql`SELECT pg_advisory_xact_lock(hashtext(${'h-admit:' + teamId}))`);
+      const rows = await tx.rows<Row & { workspaceId: string }>(sql`
+        SELECT ${RUN_COLUMNS_R}, s."workspaceId" FROM "Run" r JOIN "AgentSession" s ON s."id" = r."sessionId"
+        WHERE r."teamId" = ${teamId}::uuid AND r."status" IN ('queued', 'running', 'waiting_permission', 'waiting_children')
+        ORDER BY r."queuedAt" ASC, r."createdAt" ASC`);
+      const active = rows.filter((r) => r.status !== 'queued');
+      const queued = rows.filter((r) => r.status === 'queued');
       const running = active.filter((r) => r.status === 'running');
       const busySessions = new Set(active.map((r) => r.sessionId));
-      const queued = await tx.run.findMany({
-        where: { teamId, status: 'queued' },
-        orderBy: [{ queuedAt: 'asc' }, { createdAt: 'asc' }],
-        select: { ...runSelect, session: { select: { workspaceId: true } } },
-      });
       let teamCount = running.length;
       const perUser = new Map<string, number>();
       const perWorkspace = new Map<string, number>();
       for (const r of running) {
         perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
-        perWorkspace.set(r.session.workspaceId, (perWorkspace.get(r.session.workspaceId) ?? 0) + 1);
+        perWorkspace.set(r.workspaceId, (perWorkspace.get(r.workspaceId) ?? 0) + 1);
       }
       const admitted: Row[] = [];
       const seenSessions = new Set<string>();
@@ -274,16 +273,17 @@ export class RunRepository {
           if (busySessions.has(run.sessionId)) continue;
         }
         if ((perUser.get(run.userId) ?? 0) >= limits.perUser) continue;
-        const workspaceId = run.session.workspaceId;
+        const { workspaceId, ...row } = run;
         if ((perWorkspace.get(workspaceId) ?? 0) >= limits.perWorkspace) continue;
-        const { session: _s, ...row } = run;
         admitted.push(row);
         teamCount++;
         perUser.set(run.userId, (perUser.get(run.userId) ?? 0) + 1);
         perWorkspace.set(workspaceId, (perWorkspace.get(workspaceId) ?? 0) + 1);
       }
       if (admitted.length) {
-        await tx.run.updateMany({ where: { id: { in: admitted.map((r) => r.id) }, status: 'queued' }, data: { status: 'running' } });
+        await tx.count(sql`
+          UPDATE "Run" SET "status" = 'running', "updatedAt" = ${new Date()}::timestamp(3)
+          WHERE "id" = ANY(${admitted.map((r) => r.id)}::uuid[]) AND "status" = 'queued'`);
       }
       return admitted.map((r) => toRecord({ ...r, status: 'running' }));
     });
@@ -303,21 +303,18 @@ export class RunRepository {
 
   /**
    * A worker takes the run: a new lease fences off any earlier worker that may still be alive.
-   * One round trip for a run's first claim (the common case, on the path from a posted message to
-   * a working agent): the update returns the row, and sets startedAt, which the enqueue → start
-   * latency is measured against (bench/runs). A resumed run (startedAt already set) takes a second.
+   * One statement: it returns the row and sets startedAt on the first claim only (a resumed run
+   * keeps it), which the enqueue → start latency is measured against (bench/runs).
    */
   async claim(id: string): Promise<{ run: RunRecord; leaseId: string } | null> {
     const leaseId = randomUUID();
     const now = new Date();
-    const take = (where: Prisma.RunWhereInput, data: Prisma.RunUpdateManyMutationInput) =>
-      this.prisma.run.updateManyAndReturn({
-        where: { id, status: 'running', ...where },
-        data: { leaseId, attempts: { increment: 1 }, updatedAt: now, ...data },
-        select: runSelect,
-      });
-    let [row] = await take({ startedAt: null }, { startedAt: now });
-    row ??= (await take({ startedAt: { not: null } }, {}))[0];
+    // Direct SQL (sql.ts): on the path of every run's start.
+    const [row] = await this.prisma.sql.rows<Row>(sql`
+      UPDATE "Run" SET "leaseId" = ${leaseId}, "attempts" = "attempts" + 1, "updatedAt" = ${now}::timestamp(3),
+        "startedAt" = COALESCE("startedAt", ${now}::timestamp(3))
+      WHERE "id" = ${id}::uuid AND "status" = 'running'
+      RETURNING ${RUN_COLUMNS}`);
     return row ? { run: toRecord(row), leaseId } : null;
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
+import { columns, sql } from '../sql';
 import { Prisma, SandboxStatus } from '../generated/client';
 
 export type SandboxStatusName = `${SandboxStatus}`;
@@ -14,13 +15,15 @@ export interface StoredSandbox {
 }
 
 const select = { workspaceId: true, driver: true, status: true, record: true, lastUsedAt: true } as const;
+const SANDBOX_COLUMNS = columns(select);
 
 @Injectable()
 export class SandboxRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async find(workspaceId: string): Promise<StoredSandbox | null> {
-    const row = await this.prisma.sandbox.findUnique({ where: { workspaceId }, select });
+    // Direct SQL (sql.ts): every posted message checks whether its sandbox already runs.
+    const [row] = await this.prisma.sql.rows<StoredSandbox>(sql`SELECT ${SANDBOX_COLUMNS} FROM "Sandbox" WHERE "workspaceId" = ${workspaceId}::uuid`);
     return row ? { ...row, record: (row.record ?? {}) as Record<string, unknown> } : null;
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
+import { sql } from '../sql';
 import { EventEnvelope, EventRepository, LeaseLostError } from './event.repository';
 
 export interface NewChildRun {
@@ -113,7 +114,8 @@ export class SubAgentRunRepository {
 
   /** Ids of every sub-agent run of a session: the parent's rebuild leaves their events out. */
   async childRunIds(sessionId: string): Promise<Set<string>> {
-    const rows = await this.prisma.run.findMany({ where: { sessionId, parentRunId: { not: null } }, select: { id: true } });
+    // Direct SQL (sql.ts): every run's start reads this.
+    const rows = await this.prisma.sql.rows<{ id: string }>(sql`SELECT "id" FROM "Run" WHERE "sessionId" = ${sessionId}::uuid AND "parentRunId" IS NOT NULL`);
     return new Set(rows.map((r) => r.id));
   }
 

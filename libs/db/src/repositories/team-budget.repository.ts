@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
+import { sql } from '../sql';
 import type { UsageTotals } from '../usage';
 
 // A team's monthly budget and what its runs cost (issue 15): the one query the worker asks after
@@ -44,7 +45,8 @@ export class TeamBudgetRepository {
 
   /** The team's monthly budget, or null (none, or no such team). */
   async monthly(teamId: string): Promise<number | null> {
-    const row = await this.prisma.team.findUnique({ where: { id: teamId }, select: { monthlyBudgetUsd: true } });
+    // Direct SQL (sql.ts): every run's start asks.
+    const [row] = await this.prisma.sql.rows<{ monthlyBudgetUsd: string | null }>(sql`SELECT "monthlyBudgetUsd" FROM "Team" WHERE "id" = ${teamId}::uuid`);
     return row?.monthlyBudgetUsd == null ? null : Number(row.monthlyBudgetUsd);
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
+import { sql } from '../sql';
 import { TeamRole } from '../generated/client';
 
 export type TeamRoleName = `${TeamRole}`;
@@ -65,10 +66,8 @@ export class TeamRepository {
   }
 
   async findRole(teamId: string, userId: string): Promise<TeamRoleName | null> {
-    const m = await this.prisma.membership.findUnique({
-      where: { teamId_userId: { teamId, userId } },
-      select: { role: true },
-    });
+    // Direct SQL (sql.ts): every team-scoped request checks the caller's role.
+    const [m] = await this.prisma.sql.rows<{ role: TeamRoleName }>(sql`SELECT "role" FROM "Membership" WHERE "teamId" = ${teamId}::uuid AND "userId" = ${userId}::uuid`);
     return m?.role ?? null;
   }
 

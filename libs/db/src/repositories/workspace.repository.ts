@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
+import { columns, sql } from '../sql';
 import { WorkspaceStatus } from '../generated/client';
 import { QuotaExceededError } from '../quota';
 
@@ -35,6 +36,7 @@ const workspaceSelect = {
   createdAt: true,
   updatedAt: true,
 } as const;
+const WORKSPACE_COLUMNS_W = columns(workspaceSelect, 'w');
 
 @Injectable()
 export class WorkspaceRepository {
@@ -66,8 +68,11 @@ export class WorkspaceRepository {
   }
 
   /** The workspace of a session, in one read (a run's start reads it beside the session, not after). */
-  findBySession(sessionId: string): Promise<WorkspaceRecord | null> {
-    return this.prisma.workspace.findFirst({ where: { agentSessions: { some: { id: sessionId } } }, select: workspaceSelect });
+  async findBySession(sessionId: string): Promise<WorkspaceRecord | null> {
+    // Direct SQL (sql.ts): on the path of every run's start.
+    const [row] = await this.prisma.sql.rows<WorkspaceRecord>(sql`
+      SELECT ${WORKSPACE_COLUMNS_W} FROM "Workspace" w JOIN "AgentSession" s ON s."workspaceId" = w."id" WHERE s."id" = ${sessionId}::uuid`);
+    return row ?? null;
   }
 
   findTeamId(id: string): Promise<string | null> {
