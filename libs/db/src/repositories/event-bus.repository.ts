@@ -15,6 +15,12 @@ export type BusMessage = { kind: 'event'; event: EventEnvelope } | { kind: 'ephe
 
 export type BusListener = (sessionId: string, message: BusMessage) => void;
 
+/**
+ * What travels on a session's channel: a batch of persisted events (one append's, in seq order)
+ * or one ephemeral frame. Listeners still get one BusMessage per event.
+ */
+type WireMessage = { kind: 'events'; events: EventEnvelope[] } | { kind: 'ephemeral'; frame: EphemeralFrame };
+
 // Redis pub/sub fan-out of session events and run control signals. Events are published only after
 // they are committed to Postgres, so a subscriber that misses a message recovers it from the log.
 @Injectable()
@@ -34,13 +40,25 @@ export class EventBusRepository implements OnModuleDestroy {
 
   async publishEvents(events: EventEnvelope[]): Promise<void> {
     if (!events.length) return;
+    // One message per session for the whole batch (usually one append's events): a publish per
+    // event made every subscriber parse and dispatch each one on its own (bench/runs).
+    const bySession = new Map<string, EventEnvelope[]>();
+    for (const event of events) {
+      const batch = bySession.get(event.sessionId);
+      if (batch) batch.push(event);
+      else bySession.set(event.sessionId, [event]);
+    }
+    if (bySession.size === 1) {
+      await this.redis.client.publish(this.channel(events[0].sessionId), JSON.stringify({ kind: 'events', events } satisfies WireMessage));
+      return;
+    }
     const pipeline = this.redis.client.pipeline();
-    for (const event of events) pipeline.publish(this.channel(event.sessionId), JSON.stringify({ kind: 'event', event } satisfies BusMessage));
+    for (const [sessionId, batch] of bySession) pipeline.publish(this.channel(sessionId), JSON.stringify({ kind: 'events', events: batch } satisfies WireMessage));
     await pipeline.exec();
   }
 
   async publishEphemeral(frame: EphemeralFrame): Promise<void> {
-    await this.redis.client.publish(this.channel(frame.sessionId), JSON.stringify({ kind: 'ephemeral', frame } satisfies BusMessage));
+    await this.redis.client.publish(this.channel(frame.sessionId), JSON.stringify({ kind: 'ephemeral', frame } satisfies WireMessage));
   }
 
   async publishCancel(runId: string): Promise<void> {
@@ -99,15 +117,15 @@ export class EventBusRepository implements OnModuleDestroy {
     const prefixLength = this.redis.key('events', '').length;
     sub.on('pmessage', (_pattern, channel, payload) => {
       const sessionId = channel.slice(prefixLength);
-      let message: BusMessage | undefined;
+      let messages: BusMessage[] | undefined;
       for (const [listener, wants] of this.listeners) {
         if (wants && !wants(sessionId)) continue;
         try {
-          message ??= JSON.parse(payload) as BusMessage;
+          messages ??= unpack(JSON.parse(payload) as WireMessage);
         } catch {
           return;
         }
-        listener(sessionId, message);
+        for (const message of messages) listener(sessionId, message);
       }
     });
     sub.on('message', (channel, payload) => {
@@ -127,6 +145,12 @@ export class EventBusRepository implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
   }
+}
+
+/** A channel message as the listeners take it: one BusMessage per event of a batch. */
+function unpack(wire: WireMessage): BusMessage[] {
+  if (wire.kind === 'events') return wire.events.map((event) => ({ kind: 'event', event }));
+  return wire.kind === 'ephemeral' ? [wire] : [];
 }
 
 function parseStatus(payload: string): WorkspaceStatusEvent | null {
