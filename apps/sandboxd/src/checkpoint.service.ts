@@ -19,6 +19,7 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { CheckpointCreateParams, CheckpointCreateResult, CheckpointRestoreResult } from '@h/sandbox-protocol';
+import { CheckpointShell } from './checkpoint-shell';
 import { fail } from './errors';
 import type { PathResolver } from './path-resolver';
 import { sanitizedEnv } from './process-utils';
@@ -26,33 +27,42 @@ import { sanitizedEnv } from './process-utils';
 const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 120_000;
 const ID = /^[0-9a-f]{40}$/;
-/** Stage the tree and commit it on the store's branch (its parent: the checkpoint before). */
-// (`git commit` would start `git maintenance run --auto` after each commit: one process more.)
-const CREATE_SCRIPT = "set -e; git add -A -- .; git -c maintenance.auto=false commit -q --allow-empty --no-verify -m 'h checkpoint'";
 
 export class CheckpointService {
   /** One checkpoint operation at a time: they share the object store and walk the same tree. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Runs a checkpoint's processes (checkpoint-shell.ts); restores, rare, start their own. */
+  private readonly shell: CheckpointShell;
 
   constructor(
     private readonly paths: PathResolver,
     private readonly gitDir = defaultGitDir(paths.root),
-  ) {}
+  ) {
+    this.shell = new CheckpointShell(paths.root, sanitizedEnv(this.gitEnv({ GIT_INDEX_FILE: this.indexFile() })), GIT_TIMEOUT_MS);
+  }
+
+  close(): void {
+    this.shell.close();
+  }
 
   create(p: CheckpointCreateParams): Promise<CheckpointCreateResult> {
     return this.serial(async () => {
       await this.init();
-      const max = p.maxFileBytes && p.maxFileBytes > 0 ? p.maxFileBytes : DEFAULT_MAX_FILE_BYTES;
-      return this.withIndex(async (env) => {
-        const skipped = await this.excludeLarge(max);
-        // Two git processes, not five: starting a process is the cost here (3–7 ms each on the
-        // build machine), and a checkpoint is on the way to a run's first change. Each checkpoint
-        // is a commit on the store's branch, whose history keeps every one a run still names; the
-        // id and the file count are read from the store's files (ref, index header), not asked of git.
-        await this.git(['-c', CREATE_SCRIPT], env, true, 'sh');
-        const id = await this.headCommit(env);
-        return { id, files: await indexEntries(env.GIT_INDEX_FILE), skipped };
-      });
+      const max = p.maxFileBytes && p.maxFileBytes > 0 ? Math.floor(p.maxFileBytes) : DEFAULT_MAX_FILE_BYTES;
+      // A restore judges the workspace by the cap the checkpoints were taken with: by another, a
+      // file left out as too large would count as created since, and be removed.
+      await writeFile(this.capFile(), String(max));
+      // Three processes (find, git add, git commit), started by the checkpoint shell: starting a
+      // process is the cost here (4-7 ms each on the build machine), and a checkpoint is on the way
+      // to a run's first change. Each checkpoint is a commit on the store's branch, whose history
+      // keeps every one a run still names; the id and the file count are read from the store's
+      // files (ref, index header), not asked of git.
+      await this.shell.run({ step: 'large', maxBytes: max });
+      const skipped = await this.writeExclude(await this.shell.largeFiles());
+      await this.shell.run({ step: 'commit' });
+      const env = { GIT_INDEX_FILE: this.indexFile() };
+      const id = await this.headCommit(env);
+      return { id, files: await indexEntries(env.GIT_INDEX_FILE), skipped };
     });
   }
 
@@ -65,7 +75,8 @@ export class CheckpointService {
       );
       return this.withIndex(async (env) => {
         // The workspace now, by the same rules, to find files created since the checkpoint.
-        await this.excludeLarge(DEFAULT_MAX_FILE_BYTES);
+        const cap = Number(await readFile(this.capFile(), 'utf8').catch(() => ''));
+        await this.excludeLarge(Number.isSafeInteger(cap) && cap > 0 ? cap : DEFAULT_MAX_FILE_BYTES);
         await this.git(['add', '-A', '--', '.'], env);
         const created = (await this.git(['diff', '--cached', '--name-only', '-z', '--diff-filter=A', p.id], env)).split('\0').filter(Boolean);
         for (const rel of created) await rm(path.join(this.paths.root, rel), { force: true, recursive: true });
@@ -106,13 +117,25 @@ export class CheckpointService {
    * workspace that barely changed costs a stat per file, not a hash.
    */
   private async withIndex<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
-    return fn({ GIT_INDEX_FILE: path.join(this.gitDir, 'checkpoint-index') });
+    return fn({ GIT_INDEX_FILE: this.indexFile() });
+  }
+
+  private capFile(): string {
+    return path.join(this.gitDir, 'h-max-file-bytes');
+  }
+
+  private indexFile(): string {
+    return path.join(this.gitDir, 'checkpoint-index');
   }
 
   /** Files over the cap go into the store's own exclude list (never the workspace's ignore files). */
   private async excludeLarge(maxBytes: number): Promise<string[]> {
-    const out = await run('find', ['.', '-path', '*/.git', '-prune', '-o', '-type', 'f', '-size', `+${maxBytes}c`, '-print0'], this.paths.root, {});
-    const large = out.split('\0').filter(Boolean).map((p) => p.replace(/^\.\//, ''));
+    return this.writeExclude(await run('find', ['.', '-path', '*/.git', '-prune', '-o', '-type', 'f', '-size', `+${maxBytes}c`, '-print0'], this.paths.root, {}));
+  }
+
+  /** `found`: what `find -print0` printed of the files over the cap. */
+  private async writeExclude(found: string): Promise<string[]> {
+    const large = found.split('\0').filter(Boolean).map((p) => p.replace(/^\.\//, ''));
     await mkdir(path.join(this.gitDir, 'info'), { recursive: true });
     const lines = large.map((p) => `/${p.replace(/([\\*?[\]!#])/g, '\\$1')}`);
     await writeFile(path.join(this.gitDir, 'info', 'exclude'), lines.length ? `${lines.join('\n')}\n` : '');
@@ -120,10 +143,17 @@ export class CheckpointService {
   }
 
   /** git (or a shell running git steps: `cmd` sh) on the store, as H, none of the user's settings applied. */
-  private git(args: string[], env: Record<string, string>, inStore = true, cmd: 'git' | 'sh' = 'git'): Promise<string> {
-    const base: Record<string, string> = inStore ? { GIT_DIR: this.gitDir, GIT_WORK_TREE: this.paths.root } : {};
-    return run(cmd, args, this.paths.root, {
-      ...base,
+  private git(args: string[], env: Record<string, string>, inStore = true): Promise<string> {
+    return run('git', args, this.paths.root, inStore ? this.gitEnv(env) : this.identity(env));
+  }
+
+  /** The store, its work tree (the workspace) and H's identity. */
+  private gitEnv(env: Record<string, string>): Record<string, string> {
+    return this.identity({ GIT_DIR: this.gitDir, GIT_WORK_TREE: this.paths.root, ...env });
+  }
+
+  private identity(env: Record<string, string>): Record<string, string> {
+    return {
       ...env,
       GIT_AUTHOR_NAME: 'H',
       GIT_AUTHOR_EMAIL: 'checkpoints@h.invalid',
@@ -132,7 +162,7 @@ export class CheckpointService {
       // The user's global git settings (hooks, filters) have no say over our store.
       GIT_CONFIG_GLOBAL: '/dev/null',
       GIT_CONFIG_NOSYSTEM: '1',
-    });
+    };
   }
 }
 

@@ -112,6 +112,7 @@ export class SandboxServer {
     this.pty.closeAll();
     this.lsp.closeAll();
     this.watch.close();
+    this.checkpoints.close();
     await this.browser.close();
     for (const p of this.peers) p.close();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));

@@ -128,13 +128,13 @@ export class AgentRunJob {
     const early = sessionId ? this.loadSession(sessionId, timings) : null;
     const claim = await timings.time('claim', () => this.runs.claim(runId));
     if (!claim) return; // finished, cancelled or parked meanwhile
-    const { run, leaseId } = claim;
+    const { run, leaseId, checkpointId } = claim;
     const loads = early?.sessionId === run.sessionId ? early : this.loadSession(run.sessionId, timings);
     const controller = new AbortController();
     this.controllers.set(runId, controller);
     this.guards.set(runId, new RunBudgetGuard(this.budget, run.teamId, controller));
     try {
-      await this.execute(run, leaseId, controller, timings, loads);
+      await this.execute(run, leaseId, controller, timings, loads, checkpointId);
     } catch (err) {
       if (err instanceof LeaseLostError) {
         this.logger.warn({ runId }, 'another worker took over this run; stopping here');
@@ -169,7 +169,15 @@ export class AgentRunJob {
     return { sessionId, session, provider, workspace };
   }
 
-  private async execute(run: RunRecord, leaseId: string, controller: AbortController, timings: RunTimings, loads: SessionLoads): Promise<void> {
+  private async execute(
+    run: RunRecord,
+    leaseId: string,
+    controller: AbortController,
+    timings: RunTimings,
+    loads: SessionLoads,
+    /** The checkpoint an earlier segment of this run took, as the claim read it. */
+    checkpointId: string | null,
+  ): Promise<void> {
     // The log and the sub-agent runs are read once this worker holds the lease (a worker whose run
     // this claim took over cannot append any more), beside the session loads already on their way.
     const storedPending = timings.time('load.events', () => this.events.listAll(run.sessionId));
@@ -231,7 +239,7 @@ export class AgentRunJob {
       throw new RunFailure('SANDBOX_UNAVAILABLE', 'The workspace sandbox could not be started. Retry; if it persists, an admin can find the cause in the worker log.');
     }
 
-    const checkpoint = this.hooks.checkpointOnce(run, sandbox.record);
+    const checkpoint = this.hooks.checkpointOnce(run, sandbox.record, checkpointId);
     // Taken now, while the first model request is on its way, rather than when the first call that
     // may change something asks for it: there it stood in line, 25–45 ms a run (bench/runs). It is
     // the workspace as it was when the run started; a run that changes nothing wastes one.

@@ -80,14 +80,16 @@ export class RunSegmentHooks {
 
   /**
    * Takes the run's checkpoint once (sandboxd checkpoint.create), before its first call that may
-   * change files; a run resumed in a new segment keeps the one it has. A failure costs only the
+   * change files; a run resumed in a new segment keeps the one it has (`taken`, read by the claim;
+   * the update below never replaces one either). A failure costs only the
    * fork's file restore for this run: logged, and the run goes on.
    */
-  checkpointOnce(run: RunRecord, record: SandboxRecord): () => Promise<void> {
+  checkpointOnce(run: RunRecord, record: SandboxRecord, taken: string | null): () => Promise<void> {
     let done: Promise<void> | null = null;
     return () =>
       (done ??= (async () => {
-        if (await this.changes.runCheckpoint(run.id)) return;
+        // `taken`: what the claim read (no read of our own on the way to the first change).
+        if (taken) return;
         try {
           const client = await (await this.sandboxes.driver()).connect(record);
           const cp = await client.call('checkpoint.create', { maxFileBytes: this.config.env.CHECKPOINT_FILE_MAX_BYTES });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppConfig, parseEnv } from '@h/config';
 import {
+  AgentChangeRepository,
   AgentSessionRepository,
   AuditRepository,
   EgressLogRepository,
@@ -107,9 +108,16 @@ describe('db repositories', () => {
       expect(first?.run).toMatchObject({ id: runId, status: 'running', attempts: 1 });
       const startedAt = first?.run.startedAt;
       expect(startedAt).toBeInstanceOf(Date);
+      expect(first?.checkpointId).toBeNull();
+      // The first segment took the workspace checkpoint: a resumed segment's claim says so, and a
+      // second checkpoint never replaces it.
+      const changes = new AgentChangeRepository(prisma);
+      await changes.setRunCheckpoint(runId, 'a'.repeat(40));
+      await changes.setRunCheckpoint(runId, 'b'.repeat(40));
       const second = await runs.claim(runId);
       expect(second?.leaseId).not.toBe(first?.leaseId);
       expect(second?.run).toMatchObject({ attempts: 2, startedAt });
+      expect(second?.checkpointId).toBe('a'.repeat(40));
     });
   });
 

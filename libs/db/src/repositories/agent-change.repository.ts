@@ -123,13 +123,8 @@ export class AgentChangeRepository {
 
   /** Records the run's checkpoint once: the first one taken is what the workspace was before it. */
   async setRunCheckpoint(runId: string, checkpointId: string): Promise<void> {
-    // Direct SQL (sql.ts), like the read below: both are on the path of a run's first change.
+    // Direct SQL (sql.ts): on the path of a run's first change.
     await this.prisma.sql.count(sql`UPDATE "Run" SET "checkpointId" = ${checkpointId}, "updatedAt" = ${new Date()}::timestamp(3) WHERE "id" = ${runId}::uuid AND "checkpointId" IS NULL`);
-  }
-
-  async runCheckpoint(runId: string): Promise<string | null> {
-    const [row] = await this.prisma.sql.rows<{ checkpointId: string | null }>(sql`SELECT "checkpointId" FROM "Run" WHERE "id" = ${runId}::uuid`);
-    return row?.checkpointId ?? null;
   }
 
   /** The checkpoints of these runs, by run id (runs without one are left out). */

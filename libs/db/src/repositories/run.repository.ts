@@ -306,16 +306,22 @@ export class RunRepository {
    * One statement: it returns the row and sets startedAt on the first claim only (a resumed run
    * keeps it), which the enqueue → start latency is measured against (bench/runs).
    */
-  async claim(id: string): Promise<{ run: RunRecord; leaseId: string } | null> {
+  /**
+   * Takes the run's lease. Also returns the workspace checkpoint an earlier segment of the run took
+   * (null: none yet), which the run's start would otherwise read on its own.
+   */
+  async claim(id: string): Promise<{ run: RunRecord; leaseId: string; checkpointId: string | null } | null> {
     const leaseId = randomUUID();
     const now = new Date();
     // Direct SQL (sql.ts): on the path of every run's start.
-    const [row] = await this.prisma.sql.rows<Row>(sql`
+    const [row] = await this.prisma.sql.rows<Row & { checkpointId: string | null }>(sql`
       UPDATE "Run" SET "leaseId" = ${leaseId}, "attempts" = "attempts" + 1, "updatedAt" = ${now}::timestamp(3),
         "startedAt" = COALESCE("startedAt", ${now}::timestamp(3))
       WHERE "id" = ${id}::uuid AND "status" = 'running'
-      RETURNING ${RUN_COLUMNS}`);
-    return row ? { run: toRecord(row), leaseId } : null;
+      RETURNING ${RUN_COLUMNS}, "checkpointId"`);
+    if (!row) return null;
+    const { checkpointId, ...rest } = row;
+    return { run: toRecord(rest), leaseId, checkpointId };
   }
 
   /**
