@@ -2,6 +2,7 @@
 // alive with SSE comments (": keep-alive") that the SDK's parser swallows. This fetch wrapper
 // reports body activity to the attempt that sent the request, found by a private header that is
 // removed before the request leaves the process.
+import { BODY_ACTIVITY, createNodeFetch, HONOURS_BODY_ACTIVITY, type TransportFetch } from './node-fetch';
 
 export const ACTIVITY_HEADER = 'x-h-activity-id';
 
@@ -9,8 +10,8 @@ export class ActivityTracker {
   private readonly listeners = new Map<string, () => void>();
   private counter = 0;
 
-  /** `base` is the transport underneath (the global fetch, looked up per call, unless a provider brings its own). */
-  constructor(private readonly base: typeof fetch = (input, init) => fetch(input, init)) {}
+  /** `base` is the transport underneath (node:http, node-fetch.ts, unless a provider brings its own). */
+  constructor(private readonly base: TransportFetch = createNodeFetch()) {}
 
   register(onActivity: () => void): { id: string; dispose: () => void } {
     const id = String(++this.counter);
@@ -23,8 +24,14 @@ export class ActivityTracker {
     const id = headers.get(ACTIVITY_HEADER);
     if (id === null) return this.base(input, init);
     headers.delete(ACTIVITY_HEADER);
-    const response = await this.base(input, { ...init, headers });
     const touch = this.listeners.get(id);
+    // A transport of ours reports each chunk itself: no second stream for the body to go through.
+    if (touch && this.base[HONOURS_BODY_ACTIVITY]) {
+      const response = await this.base(input, { ...init, headers, [BODY_ACTIVITY]: touch } as RequestInit);
+      touch();
+      return response;
+    }
+    const response = await this.base(input, { ...init, headers });
     if (!touch || !response.body) return response;
     touch();
     const body = response.body.pipeThrough(

@@ -35,3 +35,5 @@ export type { RetryPolicy } from './retry-policy';
 export { DEFAULT_RETRY_POLICY, backoffDelayMs, parseRetryAfter } from './retry-policy';
 export { toWireMessages, toWireTools } from './to-openai-messages';
 export type { WireMessage, WireTool } from './to-openai-messages';
+export type { NodeFetchOptions, TransportFetch } from './node-fetch';
+export { createNodeFetch, HONOURS_BODY_ACTIVITY } from './node-fetch';
