@@ -20,6 +20,15 @@ describe('sql', () => {
     expect(q.values).toEqual(['2026-12-05T04:00:00.123Z', '{"a":1}', ['x', 'y'], null]);
   });
 
+  it('should send bytes as bytes, a Uint8Array as well as a Buffer, never as JSON text', () => {
+    const backing = new Uint8Array([9, 1, 2, 3, 9]);
+    const q = sql`${Buffer.from([1, 2, 3])} ${backing.subarray(1, 4)}`;
+    for (const v of q.values) {
+      expect(Buffer.isBuffer(v)).toBe(true);
+      expect([...(v as Buffer)]).toEqual([1, 2, 3]);
+    }
+  });
+
   it('should read timestamp columns as UTC and counts as numbers', () => {
     const parseTimestamp = SQL_TYPES.getTypeParser(1114, 'text') as (s: string) => Date;
     expect(parseTimestamp('2026-12-05 04:00:00.123').toISOString()).toBe('2026-12-05T04:00:00.123Z');

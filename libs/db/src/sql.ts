@@ -49,9 +49,11 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlQue
 
 // Dates are sent as ISO strings (UTC); the columns are `timestamp(3)` without a zone, which Prisma
 // also fills with UTC wall time, and a `::timestamp` cast of an ISO string drops its `Z`.
+// Bytes go as bytea: a Buffer as it is, any other view (a Uint8Array) as a Buffer over its memory.
 function bindValue(v: unknown): unknown {
   if (v instanceof Date) return v.toISOString();
-  if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v) && !Array.isArray(v)) return JSON.stringify(v);
+  if (ArrayBuffer.isView(v)) return Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return JSON.stringify(v);
   return v;
 }
 
