@@ -304,11 +304,9 @@ export class RunRepository {
   /**
    * A worker takes the run: a new lease fences off any earlier worker that may still be alive.
    * One statement: it returns the row and sets startedAt on the first claim only (a resumed run
-   * keeps it), which the enqueue → start latency is measured against (bench/runs).
-   */
-  /**
-   * Takes the run's lease. Also returns the workspace checkpoint an earlier segment of the run took
-   * (null: none yet), which the run's start would otherwise read on its own.
+   * keeps it), which the enqueue → start latency is measured against (bench/runs). Also returns the
+   * workspace checkpoint an earlier segment of the run took (null: none yet), which the run's start
+   * would otherwise read on its own.
    */
   async claim(id: string): Promise<{ run: RunRecord; leaseId: string; checkpointId: string | null } | null> {
     const leaseId = randomUUID();
