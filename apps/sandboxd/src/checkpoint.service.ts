@@ -31,7 +31,7 @@ const ID = /^[0-9a-f]{40}$/;
 export class CheckpointService {
   /** One checkpoint operation at a time: they share the object store and walk the same tree. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** Runs a checkpoint's processes (checkpoint-shell.ts); restores, rare, start their own. */
+  /** Runs a checkpoint's processes (checkpoint-shell.ts) and a restore's `find`; a restore's git steps, rare, start their own. */
   private readonly shell: CheckpointShell;
 
   constructor(
@@ -57,8 +57,7 @@ export class CheckpointService {
       // to a run's first change. Each checkpoint is a commit on the store's branch, whose history
       // keeps every one a run still names; the id and the file count are read from the store's
       // files (ref, index header), not asked of git.
-      await this.shell.run({ step: 'large', maxBytes: max });
-      const skipped = await this.writeExclude(await this.shell.largeFiles());
+      const skipped = await this.excludeLarge(max);
       await this.shell.run({ step: 'commit' });
       const env = { GIT_INDEX_FILE: this.indexFile() };
       const id = await this.headCommit(env);
@@ -128,21 +127,20 @@ export class CheckpointService {
     return path.join(this.gitDir, 'checkpoint-index');
   }
 
-  /** Files over the cap go into the store's own exclude list (never the workspace's ignore files). */
+  /**
+   * Files over the cap (the shell's `find`, for a checkpoint and a restore alike) go into the
+   * store's own exclude list (never the workspace's ignore files).
+   */
   private async excludeLarge(maxBytes: number): Promise<string[]> {
-    return this.writeExclude(await run('find', ['.', '-path', '*/.git', '-prune', '-o', '-type', 'f', '-size', `+${maxBytes}c`, '-print0'], this.paths.root, {}));
-  }
-
-  /** `found`: what `find -print0` printed of the files over the cap. */
-  private async writeExclude(found: string): Promise<string[]> {
-    const large = found.split('\0').filter(Boolean).map((p) => p.replace(/^\.\//, ''));
+    await this.shell.run({ step: 'large', maxBytes });
+    const large = (await this.shell.largeFiles()).split('\0').filter(Boolean).map((p) => p.replace(/^\.\//, ''));
     await mkdir(path.join(this.gitDir, 'info'), { recursive: true });
     const lines = large.map((p) => `/${p.replace(/([\\*?[\]!#])/g, '\\$1')}`);
     await writeFile(path.join(this.gitDir, 'info', 'exclude'), lines.length ? `${lines.join('\n')}\n` : '');
     return large;
   }
 
-  /** git (or a shell running git steps: `cmd` sh) on the store, as H, none of the user's settings applied. */
+  /** git on the store, as H, none of the user's settings applied. */
   private git(args: string[], env: Record<string, string>, inStore = true): Promise<string> {
     return run('git', args, this.paths.root, inStore ? this.gitEnv(env) : this.identity(env));
   }
