@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { IPty } from 'node-pty';
 import {
   PTY_HIGH_WATER_BYTES,
@@ -19,6 +20,8 @@ import { killProcessGroup, sanitizedEnv, withRaisedOomScore } from './process-ut
 
 const SCROLLBACK_CHARS = 64 * 1024;
 const META_MAX_CHARS = 256;
+/** How long an exited shell's terminal is read for its last output before it is closed anyway. */
+const PTY_EXIT_DRAIN_MS = 1000;
 
 interface PtySession {
   id: string;
@@ -34,6 +37,8 @@ interface PtySession {
   pending: string;
   flushScheduled: boolean;
   paused: boolean;
+  /** The shell has exited; what it printed last is being read (flow control no longer pauses). */
+  draining: boolean;
 }
 
 // node-pty is native; loaded lazily so fs/exec keep working (and the unit tests run) without it.
@@ -93,7 +98,12 @@ export class PtyService {
       pending: '',
       flushScheduled: false,
       paused: false,
+      draining: false,
     };
+    readToEndOnExit(proc, () => {
+      s.draining = true;
+      s.paused = false;
+    });
     this.sessions.set(s.id, s);
     proc.onData((data) => this.onOutput(s, data));
     proc.onExit(({ exitCode, signal }) => {
@@ -223,6 +233,7 @@ export class PtyService {
 
   private updateFlow(s: PtySession): void {
     const worst = Math.max(0, ...s.peers.values());
+    if (s.draining) return;
     if (!s.paused && worst > PTY_HIGH_WATER_BYTES) {
       s.paused = true;
       s.proc.pause();
@@ -231,6 +242,33 @@ export class PtyService {
       s.proc.resume();
     }
   }
+}
+
+/**
+ * node-pty 1.1.0 gives the terminal 200 ms after the shell exits (DESTROY_SOCKET_TIMEOUT_MS in its
+ * unixTerminal.js) and then destroys the socket, dropping whatever is still unread: all of it when
+ * flow control paused the socket for a viewer that is behind, and the tail whenever the event loop
+ * was busy for 200 ms (a loaded machine). Viewers then never see the shell's last lines. So once
+ * the shell has exited (node-pty's `_boundClose`), that destroy first reads to the end: the socket
+ * is resumed whatever the viewers' backlog (what is left fits in the kernel's pty buffer) and
+ * closes at EOF as usual, or is destroyed after PTY_EXIT_DRAIN_MS when a background child still
+ * holds the terminal open. An explicit destroy before the exit is left alone.
+ */
+function readToEndOnExit(proc: IPty, onDrain: () => void): void {
+  const term = proc as unknown as { _socket?: Socket; _boundClose?: boolean };
+  const socket = term._socket;
+  if (!socket || typeof socket.destroy !== 'function') return; // another node-pty: its own rules
+  const destroyNow = socket.destroy.bind(socket);
+  let draining = false;
+  socket.destroy = ((err?: Error) => {
+    if (draining || err || !term._boundClose || socket.destroyed) return destroyNow(err);
+    draining = true;
+    onDrain();
+    const cap = setTimeout(() => destroyNow(), PTY_EXIT_DRAIN_MS);
+    socket.once('close', () => clearTimeout(cap));
+    socket.resume();
+    return socket;
+  }) as Socket['destroy'];
 }
 
 function cleanMeta(meta: unknown): PtyMeta {
