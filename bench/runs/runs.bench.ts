@@ -23,6 +23,7 @@ const STEP_RUNS = Number(process.env.BENCH_STEP_RUNS ?? 10);
 const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? 5);
 const DRIVER = process.env.BENCH_SANDBOX_DRIVER === 'local' ? 'local' : 'docker';
 const DB_NAME = process.env.BENCH_DATABASE ?? 'h_bench';
+const PG_SOCKET = process.env.BENCH_PG_SOCKET ?? '';
 // 'burst' (default): every message in the same instant and an instant model. 'paced': messages
 // arrive BENCH_ARRIVAL_MS apart and the model streams a chunk every BENCH_CHUNK_DELAY_MS, so all
 // sessions are busy at once, as with a real provider.
@@ -205,6 +206,9 @@ async function main(): Promise<void> {
   ensureServerBuild();
   const dbUrl = `postgresql://root@127.0.0.1:5432/${DB_NAME}`;
   await prepareDatabase(DB_NAME, dbUrl);
+  // BENCH_PG_SOCKET=<dir>: the api and the worker reach Postgres over its unix socket in that
+  // directory instead of TCP on loopback (a deployment choice; compared in the README's eighth pass).
+  const appDbUrl = PG_SOCKET ? `postgresql://root@localhost/${DB_NAME}?host=${encodeURIComponent(PG_SOCKET)}` : dbUrl;
   // The model server is a process of its own, like a real provider: its streaming must not share
   // an event loop with the clients whose receive times are measured. Its `timing` lines give the
   // model's own time per request (the steps phase subtracts it).
@@ -224,7 +228,7 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
-    DATABASE_URL: dbUrl,
+    DATABASE_URL: appDbUrl,
     REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `h-bench-${id}`,
     H_PORT: String(port),

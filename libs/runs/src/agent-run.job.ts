@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { INTERRUPTED_RESULT, listTree, rebuildConversation, runAgent, stepModeState, type AgentRunOptions, type AgentRunResult, type ToolAuthorization } from '@h/agent';
-import type { AgentEvent, ErrorCode, Workspace } from '@h/contracts';
+import { listTree, rebuildConversation, runAgent, stepModeState, type AgentRunOptions, type AgentRunResult, type ToolAuthorization } from '@h/agent';
+import type { AgentEvent, ErrorCode } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import {
   AgentSessionRecord,
@@ -9,7 +9,6 @@ import {
   EventEnvelope,
   EventRepository,
   LeaseLostError,
-  PermissionRepository,
   QuotaExceededError,
   RunRecord,
   RunRepository,
@@ -29,18 +28,18 @@ import { SandboxManager } from '@h/workspaces';
 import { ClaudeCodeRunner } from './claude-code-run';
 import { apiErrorCode } from './engine-error-codes';
 import { DelegationService } from './delegation.service';
-import { permissionPreview } from './permission-preview';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
 import { RunDispatcher } from './run-dispatcher.service';
 import { runDiagnostics } from './run-diagnostics';
 import type { RunEventWriter } from './run-event-writer';
 import { RunEventSink } from './run-event-sink';
 import { RunSegmentHooks } from './run-segment-hooks';
+import { RunConclusion } from './run-conclusion.service';
 import { RunMemory } from './run-memory';
 import { McpNotices, noMcp, openRunMcp, runTools } from './run-mcp';
 import { describeScreenshot } from './browser-vision';
 import { runShape, workspaceContextOptions } from './run-shape';
-import { instrumentedProvider, recordRunEnd } from './run-telemetry';
+import { instrumentedProvider } from './run-telemetry';
 import { RunTimings } from './run-timings';
 import { StepModeRun } from './step-mode-run';
 import { RunBudgetGuard } from './budget/run-budget-guard';
@@ -88,7 +87,6 @@ export class AgentRunJob {
     private readonly runs: RunRepository,
     private readonly sessions: AgentSessionRepository,
     private readonly events: EventRepository,
-    private readonly permissions: PermissionRepository,
     private readonly workspaces: WorkspaceRepository,
     private readonly bus: EventBusRepository,
     private readonly dispatcher: RunDispatcher,
@@ -104,6 +102,7 @@ export class AgentRunJob {
     private readonly budget: TeamBudgetService,
     private readonly sink: RunEventSink,
     private readonly hooks: RunSegmentHooks,
+    private readonly conclusion: RunConclusion,
   ) {
     registerConfiguredModels(config.env.MODEL_CATALOG);
   }
@@ -142,7 +141,7 @@ export class AgentRunJob {
       }
       const failure = err instanceof RunFailure ? err : new RunFailure('INTERNAL', 'The run stopped on an internal error; it was logged.');
       if (!(err instanceof RunFailure)) this.logger.error({ runId, err }, 'run crashed');
-      await this.finish(run, leaseId, 'failed', { code: failure.code, message: failure.message }, {
+      await this.conclusion.finish(run, leaseId, 'failed', { code: failure.code, message: failure.message }, {
         type: 'run.failed',
         data: { code: failure.code, message: failure.message, usage: ZERO_USAGE },
       });
@@ -194,13 +193,13 @@ export class AgentRunJob {
     if (ended) {
       const data = ended.data as { code?: string; message?: string };
       const error = ended.type === 'run.failed' ? { code: apiErrorCode(data.code ?? 'INTERNAL'), message: data.message ?? '' } : null;
-      await this.finish(run, leaseId, TERMINAL_STATUS[ended.type as keyof typeof TERMINAL_STATUS], error);
+      await this.conclusion.finish(run, leaseId, TERMINAL_STATUS[ended.type as keyof typeof TERMINAL_STATUS], error);
       return;
     }
     // A step-by-step run stops between steps, so its own segment decides what a stop means.
     const stepMode = !run.parentRunId && stepModeState(stored, run.id).stepMode;
     if (run.cancelRequestedAt && !stepMode) {
-      await this.finish(run, leaseId, 'cancelled', null, { type: 'run.cancelled', data: { usage: ZERO_USAGE } });
+      await this.conclusion.finish(run, leaseId, 'cancelled', null, { type: 'run.cancelled', data: { usage: ZERO_USAGE } });
       return;
     }
     const workspaceRow = await workspacePending;
@@ -211,7 +210,7 @@ export class AgentRunJob {
     if (!resolved) throw new RunFailure('SESSION_GONE', 'The session was deleted.');
     const { provider, modelInfo } = resolved;
 
-    const interrupted = await this.closeInterruptedCalls(run, leaseId, stored);
+    const interrupted = await this.conclusion.closeInterruptedCalls(run, leaseId, stored);
     const tRebuild = performance.now();
     this.sink.track(run.sessionId, [...stored, ...interrupted].at(-1)?.seq ?? 0);
     const shape = runShape(run, [...stored, ...interrupted], await childIdsPending);
@@ -333,7 +332,7 @@ export class AgentRunJob {
       await mcp.close();
     }
     await writer.flush();
-    await timings.time('conclude', () => this.conclude(run, leaseId, result, sandbox.workspace, delegations, workspaceRow.id));
+    await timings.time('conclude', () => this.conclusion.conclude(run, leaseId, result, sandbox.workspace, delegations, workspaceRow.id));
     if (result.status !== 'paused') await this.memory.afterRun(run, workspaceRow.id);
   }
 
@@ -349,7 +348,7 @@ export class AgentRunJob {
       stopRequested: async () => controller.signal.aborted || !!(await this.runs.findById(run.id))?.cancelRequestedAt,
     }).execute();
     await writer.flush();
-    if (outcome.kind === 'ended') await this.finish(run, leaseId, outcome.status, outcome.error);
+    if (outcome.kind === 'ended') await this.conclusion.finish(run, leaseId, outcome.status, outcome.error);
   }
 
   /** A claude-code session's turn: the CLI in the sandbox, its events through the same writer (claude-code-run.ts). */
@@ -375,82 +374,7 @@ export class AgentRunJob {
       flush: () => writer.flush(),
     });
     await writer.flush();
-    await this.finish(run, leaseId, result.status, result.error);
-  }
-
-  private async conclude(run: RunRecord, leaseId: string, result: AgentRunResult, workspace: Workspace, delegations: Map<string, DelegationRequest[]>, workspaceId: string): Promise<void> {
-    const delegated = result.status === 'paused' && result.waitingFor === 'delegation' && result.pendingCall ? delegations.get(result.pendingCall.id) : undefined;
-    if (delegated && result.pendingCall) {
-      // The parent parks without a worker; the last sub-agent to end puts it back in line. Each
-      // child is told the user's profile subset (≤ 1,500 characters) with its task.
-      const memory = await this.memory.profile(run, workspaceId);
-      await this.delegation.startChildren({ parent: run, leaseId, key: result.pendingCall.id, children: delegated.map((c) => ({ ...c, memory })) });
-      return;
-    }
-    if (result.status === 'paused' && result.pendingCall) {
-      const call = result.pendingCall;
-      let input: unknown = call.arguments;
-      try {
-        input = JSON.parse(call.arguments);
-      } catch {
-        /* keep the raw text */
-      }
-      const request = await this.permissions.upsertPending({ sessionId: run.sessionId, runId: run.id, toolCallId: call.id, toolName: call.name, input });
-      if (request.status === 'pending') {
-        const preview = await permissionPreview(call.name, input, workspace, this.config.env.FILE_CHANGE_MAX_BYTES);
-        const appended = await this.events.append(
-          run.sessionId,
-          [{ type: 'permission.requested', data: { permissionId: request.id, toolCallId: call.id, toolName: call.name, input, ...(preview ? { preview } : {}) } }],
-          { runId: run.id, leaseId },
-        );
-        await this.bus.publishEvents(appended);
-      }
-      await this.runs.markWaiting(run.id, leaseId);
-      // A decision that landed before the run was parked could not requeue it; do it now.
-      const latest = await this.permissions.findById(request.id);
-      if (latest && latest.status !== 'pending') await this.runs.requeue(run.id);
-      return;
-    }
-    const status = result.status === 'done' ? 'completed' : result.status === 'cancelled' ? 'cancelled' : 'failed';
-    await this.finish(run, leaseId, status, result.error ? { code: apiErrorCode(result.error.code), message: result.error.message } : null);
-  }
-
-  /**
-   * A call with a tool.start but no tool.end in the log was running when its worker died. What it
-   * did is unknown and a command may not be safe to repeat, so it is not run again: it gets the
-   * interrupted result as a persisted tool.end, so the log and every rebuild agree, and the model
-   * decides what to do next.
-   */
-  private async closeInterruptedCalls(run: RunRecord, leaseId: string, log: EventEnvelope[]): Promise<EventEnvelope[]> {
-    const ended = new Set(log.filter((e) => e.type === 'tool.end').map((e) => (e.data as { toolCallId: string }).toolCallId));
-    const cut = log
-      .filter((e) => e.runId === run.id && e.type === 'tool.start')
-      .map((e) => e.data as { toolCallId: string; name: string })
-      .filter((d) => !ended.has(d.toolCallId));
-    if (!cut.length) return [];
-    this.logger.warn({ runId: run.id, calls: cut.map((d) => d.toolCallId) }, 'tool calls cut off by a lost worker get the interrupted result');
-    const appended = await this.events.append(
-      run.sessionId,
-      cut.map((d) => ({ type: 'tool.end', data: { toolCallId: d.toolCallId, name: d.name, result: INTERRUPTED_RESULT, isError: true, durationMs: 0 } })),
-      { runId: run.id, leaseId },
-    );
-    await this.bus.publishEvents(appended);
-    return appended;
-  }
-
-  /** Ends the run; the engine already appended its terminal event unless `finalEvent` is given. */
-  private async finish(
-    run: RunRecord,
-    leaseId: string,
-    status: 'completed' | 'failed' | 'cancelled',
-    error: { code: ErrorCode; message: string } | null,
-    finalEvent?: { type: string; data: unknown },
-  ): Promise<void> {
-    const appended = await this.runs.finish(run.id, leaseId, { status, error }, finalEvent ? { sessionId: run.sessionId, ...finalEvent } : undefined);
-    recordRunEnd(run, status);
-    await this.bus.publishEvents(appended);
-    // A sub-agent's end may be its parent's last: the parent then goes back in line.
-    await this.delegation.childEnded(run);
+    await this.conclusion.finish(run, leaseId, result.status, result.error);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { AppConfig } from '@h/config';
-import type { AgentChangeRepository, EventEnvelope, EventRepository } from '@h/db';
+import type { AgentChangeRepository, EventEnvelope, EventRepository, RunRecord } from '@h/db';
+import type { SandboxRecord } from '@h/sandbox';
 import type { SandboxManager } from '@h/workspaces';
 import { RunSegmentHooks } from './run-segment-hooks';
 
@@ -56,5 +57,50 @@ describe(RunSegmentHooks.name, () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  describe('checkpoints', () => {
+    const run = { id: 'r1', sessionId: 's1' } as RunRecord;
+    const record = { workspaceId: 'w1' } as unknown as SandboxRecord;
+
+    /** Hooks whose sandbox answers checkpoint.create with the given ids in turn (an Error: it fails). */
+    function withSandbox(answers: (string | Error)[]) {
+      const stored: [string, string][] = [];
+      let created = 0;
+      const client = {
+        call: async (method: string) => {
+          expect(method).toBe('checkpoint.create');
+          const a = answers[created++];
+          if (a instanceof Error) throw a;
+          return { id: a };
+        },
+      };
+      const sandboxes = { driver: async () => ({ connect: async () => client }) } as unknown as SandboxManager;
+      const changes = { setRunCheckpoint: async (runId: string, id: string) => void stored.push([runId, id]) } as unknown as AgentChangeRepository;
+      const hooks = new RunSegmentHooks({ env: { CHECKPOINT_FILE_MAX_BYTES: 1024 } } as AppConfig, {} as EventRepository, changes, sandboxes);
+      return { hooks, stored, created: () => created };
+    }
+
+    it('should keep the checkpoint a resumed run already has', async () => {
+      const { hooks, stored, created } = withSandbox(['cp-new']);
+      await hooks.checkpointOnce(run, record, 'cp-old')();
+      expect(stored).toEqual([]);
+      expect(created()).toBe(0);
+    });
+
+    it('should take one checkpoint for a new run however often the calls ask, and record it', async () => {
+      const { hooks, stored, created } = withSandbox(['cp-1', 'cp-2']);
+      const checkpoint = hooks.checkpointOnce(run, record, null);
+      await Promise.all([checkpoint(), checkpoint()]);
+      await checkpoint();
+      expect(stored).toEqual([['r1', 'cp-1']]);
+      expect(created()).toBe(1);
+    });
+
+    it('should let the run go on without a checkpoint when the sandbox cannot take one', async () => {
+      const { hooks, stored } = withSandbox([new Error('disk full')]);
+      await expect(hooks.checkpointOnce(run, record, null)()).resolves.toBeUndefined();
+      expect(stored).toEqual([]);
+    });
   });
 });

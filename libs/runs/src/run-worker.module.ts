@@ -7,6 +7,7 @@ import { SandboxLifecycleModule } from '@h/workspaces';
 import { AgentRunJob } from './agent-run.job';
 import { RunEventSink } from './run-event-sink';
 import { RunSegmentHooks } from './run-segment-hooks';
+import { RunConclusion } from './run-conclusion.service';
 import { ClaudeCodeRunner } from './claude-code-run';
 import { RunSweeper } from './run-sweeper.service';
 import { RunMemory } from './run-memory';
@@ -15,6 +16,6 @@ import { RunsModule } from './runs.module';
 /** The worker side of agent runs: the run job and the admission sweep (sandboxes: SandboxLifecycleModule). */
 @Module({
   imports: [RunsModule, ProviderSecretsModule, SandboxLifecycleModule, McpClientWorkerModule, MemoryWorkerModule, SessionSearchCoreModule],
-  providers: [AgentRunJob, ClaudeCodeRunner, RunSweeper, RunMemory, RunEventSink, RunSegmentHooks],
+  providers: [AgentRunJob, ClaudeCodeRunner, RunSweeper, RunMemory, RunEventSink, RunSegmentHooks, RunConclusion],
 })
 export class RunWorkerModule {}
