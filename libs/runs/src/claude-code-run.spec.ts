@@ -17,7 +17,6 @@ function runner(env: Record<string, string> = {}, key: string | null = 'sk-ant-x
     config,
     { findById: never('runs') } as never,
     { mergeState: never('sessions') } as never,
-    { append: never('events') } as never,
     { cancelPendingForRun: async () => undefined } as never,
     { onMessage: never('bus') } as never,
     { open: never('sandbox'), driver: never('driver') } as never,

@@ -19,7 +19,6 @@ import {
   AgentSessionRepository,
   EventBusRepository,
   EventEnvelope,
-  EventRepository,
   PermissionRepository,
   QuotaExceededError,
   RunRecord,
@@ -86,7 +85,6 @@ export class ClaudeCodeRunner implements OnModuleDestroy {
     private readonly config: AppConfig,
     private readonly runs: RunRepository,
     private readonly sessions: AgentSessionRepository,
-    private readonly events: EventRepository,
     private readonly permissions: PermissionRepository,
     private readonly bus: EventBusRepository,
     private readonly sandboxes: SandboxManager,
@@ -244,17 +242,15 @@ export class ClaudeCodeRunner implements OnModuleDestroy {
     if (auth.behavior === 'allow') return { behavior: 'allow' };
     if (auth.behavior === 'deny') return { behavior: 'deny', message: auth.message };
     await seg.flush(); // the call's tool.start is in the log before the request that refers to it
-    const permission = await this.permissions.upsertPending({ sessionId: seg.run.sessionId, runId: seg.run.id, toolCallId: request.toolUseId, toolName: request.toolName, input: request.input });
-    if (permission.status === 'pending') {
-      const as = PREVIEW_AS[request.toolName]?.(request.input);
-      const preview = as ? await permissionPreview(as[0], as[1], workspace, this.config.env.FILE_CHANGE_MAX_BYTES) : undefined;
-      const appended = await this.events.append(
-        seg.run.sessionId,
-        [{ type: 'permission.requested', data: { permissionId: permission.id, toolCallId: request.toolUseId, toolName: request.toolName, input: request.input, ...(preview ? { preview } : {}) } }],
-        { runId: seg.run.id, leaseId: seg.leaseId },
-      );
-      await this.bus.publishEvents(appended);
-    }
+    // The preview first: the request row and its event are then written in one transaction.
+    const as = PREVIEW_AS[request.toolName]?.(request.input);
+    const preview = as ? await permissionPreview(as[0], as[1], workspace, this.config.env.FILE_CHANGE_MAX_BYTES) : undefined;
+    const { request: permission, appended } = await this.permissions.ask(
+      { sessionId: seg.run.sessionId, runId: seg.run.id, toolCallId: request.toolUseId, toolName: request.toolName, input: request.input },
+      preview,
+      seg.leaseId,
+    );
+    await this.bus.publishEvents(appended);
     for (;;) {
       const latest = await this.permissions.findById(permission.id);
       if (latest?.status === 'allowed') {

@@ -47,16 +47,14 @@ export class RunConclusion {
       } catch {
         /* keep the raw text */
       }
-      const request = await this.permissions.upsertPending({ sessionId: run.sessionId, runId: run.id, toolCallId: call.id, toolName: call.name, input });
-      if (request.status === 'pending') {
-        const preview = await permissionPreview(call.name, input, workspace, this.config.env.FILE_CHANGE_MAX_BYTES);
-        const appended = await this.events.append(
-          run.sessionId,
-          [{ type: 'permission.requested', data: { permissionId: request.id, toolCallId: call.id, toolName: call.name, input, ...(preview ? { preview } : {}) } }],
-          { runId: run.id, leaseId },
-        );
-        await this.bus.publishEvents(appended);
-      }
+      // The preview first: the request row and its event are then written in one transaction.
+      const preview = await permissionPreview(call.name, input, workspace, this.config.env.FILE_CHANGE_MAX_BYTES);
+      const { request, appended } = await this.permissions.ask(
+        { sessionId: run.sessionId, runId: run.id, toolCallId: call.id, toolName: call.name, input },
+        preview,
+        leaseId,
+      );
+      await this.bus.publishEvents(appended);
       await this.runs.markWaiting(run.id, leaseId);
       // A decision that landed before the run was parked could not requeue it; do it now.
       const latest = await this.permissions.findById(request.id);

@@ -123,21 +123,55 @@ describe('db repositories', () => {
 
   describe(PermissionRepository.name, () => {
     const ask = (runId: string, toolCallId: string) => ({ sessionId: world.sessionId, runId, toolCallId, toolName: 'run_command', input: { command: 'ls' } });
+    /** A request as a worker makes it: the run admitted and claimed, then asked under that lease. */
+    async function asked(permissions: PermissionRepository, input: ReturnType<typeof ask>) {
+      const run = await prisma.run.update({ where: { id: input.runId }, data: { status: 'running' }, select: { leaseId: true } });
+      const leaseId = run.leaseId ?? (await new RunRepository(prisma, new EventRepository(prisma)).claim(input.runId))?.leaseId;
+      if (!leaseId) throw new Error(`run ${input.runId} could not be claimed`);
+      return (await permissions.ask(input, null, leaseId)).request;
+    }
 
     it('should hand a resumed run the same request, pending or decided, instead of a second one', async () => {
-      const permissions = new PermissionRepository(prisma);
+      const permissions = new PermissionRepository(prisma, new EventRepository(prisma));
       const runId = await newRun();
-      const first = await permissions.upsertPending(ask(runId, 'call-1'));
-      const again = await permissions.upsertPending({ ...ask(runId, 'call-1'), input: { command: 'rm -rf /' } });
+      const first = await asked(permissions, ask(runId, 'call-1'));
+      const again = await asked(permissions, { ...ask(runId, 'call-1'), input: { command: 'rm -rf /' } });
       expect(again.id).toBe(first.id);
       expect(again.input).toEqual({ command: 'ls' });
       await permissions.decide(first.id, { status: 'allowed', decidedById: world.userId });
-      await expect(permissions.upsertPending(ask(runId, 'call-1'))).resolves.toMatchObject({ id: first.id, status: 'allowed' });
+      await expect(asked(permissions, ask(runId, 'call-1'))).resolves.toMatchObject({ id: first.id, status: 'allowed' });
+    });
+
+    it("should show a run's request in the log the moment it is pending, and create neither for a worker that lost the run", async () => {
+      const events = new EventRepository(prisma);
+      const permissions = new PermissionRepository(prisma, events);
+      const runs = new RunRepository(prisma, events);
+      const runId = await newRun();
+      await prisma.run.update({ where: { id: runId }, data: { status: 'running' } });
+      const stale = (await runs.claim(runId))?.leaseId ?? 'none';
+      const current = (await runs.claim(runId))?.leaseId ?? 'none'; // another worker took the run over
+      const preview = { kind: 'command', command: 'ls' };
+
+      // The old worker's ask: no request row without its event (the bot API would say waiting_permission).
+      await expect(permissions.ask(ask(runId, 'call-ask'), preview, stale)).rejects.toThrow(LeaseLostError);
+      expect(await permissions.listBySession(world.sessionId, 'pending')).not.toContainEqual(expect.objectContaining({ runId }));
+
+      const { request, appended } = await permissions.ask(ask(runId, 'call-ask'), preview, current);
+      expect(request).toMatchObject({ runId, toolCallId: 'call-ask', status: 'pending' });
+      expect(appended.map((e) => [e.type, e.data])).toEqual([
+        ['permission.requested', { permissionId: request.id, toolCallId: 'call-ask', toolName: 'run_command', input: { command: 'ls' }, preview }],
+      ]);
+      const logged = await events.list(world.sessionId, { after: appended[0].seq - 1, types: ['permission.requested'], limit: 10 });
+      expect(logged.map((e) => e.seq)).toEqual([appended[0].seq]);
+
+      // Decided meanwhile: a resumed segment asking again gets the decision and announces nothing.
+      await permissions.decide(request.id, { status: 'allowed', decidedById: world.userId });
+      await expect(permissions.ask(ask(runId, 'call-ask'), preview, current)).resolves.toMatchObject({ request: { id: request.id, status: 'allowed' }, appended: [] });
     });
 
     it('should record exactly one of several decisions that race, and keep the winner’s answer', async () => {
-      const permissions = new PermissionRepository(prisma);
-      const request = await permissions.upsertPending(ask(await newRun(), 'call-race'));
+      const permissions = new PermissionRepository(prisma, new EventRepository(prisma));
+      const request = await asked(permissions, ask(await newRun(), 'call-race'));
       const answers = ['allowed', 'denied', 'allowed', 'denied', 'cancelled'] as const;
       const won = await Promise.all(answers.map((status, i) => permissions.decide(request.id, { status, decidedById: world.userId, message: `answer ${i}` })));
       expect(won.filter(Boolean)).toHaveLength(1);
@@ -148,13 +182,13 @@ describe('db repositories', () => {
     });
 
     it("should cancel only a run's pending requests, leaving decided ones and other runs alone", async () => {
-      const permissions = new PermissionRepository(prisma);
+      const permissions = new PermissionRepository(prisma, new EventRepository(prisma));
       const runId = await newRun();
       const otherRun = await newRun();
-      const decided = await permissions.upsertPending(ask(runId, 'a'));
+      const decided = await asked(permissions, ask(runId, 'a'));
       await permissions.decide(decided.id, { status: 'denied', decidedById: world.userId, message: 'no' });
-      const pending = await permissions.upsertPending(ask(runId, 'b'));
-      const elsewhere = await permissions.upsertPending(ask(otherRun, 'a'));
+      const pending = await asked(permissions, ask(runId, 'b'));
+      const elsewhere = await asked(permissions, ask(otherRun, 'a'));
       await permissions.cancelPendingForRun(runId);
       await expect(permissions.findById(decided.id)).resolves.toMatchObject({ status: 'denied', decision: { message: 'no' } });
       await expect(permissions.findById(pending.id)).resolves.toMatchObject({ status: 'cancelled' });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Permission } from '@h/contracts';
 import { PrismaService } from '../prisma.service';
+import { EventRepository, type EventEnvelope } from './event.repository';
 import { PermissionStatus, Prisma } from '../generated/client';
 
 export type PermissionStatusName = `${PermissionStatus}`;
@@ -29,19 +30,31 @@ const select = {
 type Row = Prisma.PermissionRequestGetPayload<{ select: typeof select }>;
 const toRecord = (r: Row): PermissionRecord => ({ ...r, decision: (r.decision as PermissionRecord['decision']) ?? null });
 
+type AskInput = { sessionId: string; runId: string; toolCallId: string; toolName: string; input: unknown };
+
 @Injectable()
 export class PermissionRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly events: EventRepository,
+  ) {}
 
-  /** Idempotent per (run, tool call): a resumed run asking again gets the same request back. */
-  async upsertPending(input: { sessionId: string; runId: string; toolCallId: string; toolName: string; input: unknown }): Promise<PermissionRecord> {
-    const row = await this.prisma.permissionRequest.upsert({
-      where: { runId_toolCallId: { runId: input.runId, toolCallId: input.toolCallId } },
-      create: { ...input, input: (input.input ?? {}) as Prisma.InputJsonValue },
-      update: {},
-      select,
+  /**
+   * A run asks (by the worker holding its lease): the request row and, while it is pending, its
+   * `permission.requested` event in one transaction. Nobody then sees a pending request that the
+   * log does not show yet: the bot API reports a running run with a pending request as
+   * waiting_permission, and a client reading the log at that moment found no request in it.
+   * Idempotent per (run, tool call): a resumed run asking again gets the same request back (pending
+   * or decided), and a request still pending is announced again.
+   */
+  async ask(input: AskInput, preview: unknown, leaseId: string): Promise<{ request: PermissionRecord; appended: EventEnvelope[] }> {
+    return this.prisma.$transaction(async (tx) => {
+      const request = toRecord(await upsertRow(tx, input));
+      if (request.status !== 'pending') return { request, appended: [] };
+      const data = { permissionId: request.id, toolCallId: input.toolCallId, toolName: input.toolName, input: input.input, ...(preview ? { preview } : {}) };
+      const appended = await this.events.append(input.sessionId, [{ type: 'permission.requested', data }], { runId: input.runId, leaseId, tx });
+      return { request, appended };
     });
-    return toRecord(row);
   }
 
   async findById(id: string): Promise<PermissionRecord | null> {
@@ -91,4 +104,13 @@ export class PermissionRepository {
   async cancelPendingForRun(runId: string): Promise<void> {
     await this.prisma.permissionRequest.updateMany({ where: { runId, status: 'pending' }, data: { status: 'cancelled', decidedAt: new Date() } });
   }
+}
+
+function upsertRow(client: Pick<Prisma.TransactionClient, 'permissionRequest'>, input: AskInput): Promise<Row> {
+  return client.permissionRequest.upsert({
+    where: { runId_toolCallId: { runId: input.runId, toolCallId: input.toolCallId } },
+    create: { ...input, input: (input.input ?? {}) as Prisma.InputJsonValue },
+    update: {},
+    select,
+  });
 }
