@@ -232,8 +232,9 @@ export class PtyService {
   }
 
   private updateFlow(s: PtySession): void {
-    const worst = Math.max(0, ...s.peers.values());
+    // A terminal whose shell has ended is read to its end whatever its viewers' backlog.
     if (s.draining) return;
+    const worst = Math.max(0, ...s.peers.values());
     if (!s.paused && worst > PTY_HIGH_WATER_BYTES) {
       s.paused = true;
       s.proc.pause();
