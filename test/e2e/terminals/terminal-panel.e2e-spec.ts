@@ -55,6 +55,12 @@ describe('terminal panel', () => {
       await waitForScreen(page, 'first-42');
       await screenshot(page, 'terminal-first-command');
 
+      // The status bar's toggle hides the panel and shows it again with the same shell on screen.
+      await page.getByTestId('status-toggle-terminals').click();
+      await panelOf(page).waitFor({ state: 'hidden', timeout: TIMEOUT_MS });
+      await page.getByTestId('status-toggle-terminals').click();
+      await waitForScreen(page, 'first-42');
+
       // A reload attaches to the same shell: its output is back once, and it still runs.
       await page.reload();
       await openTerminals(page, workspaceId);
@@ -118,24 +124,19 @@ describe('terminal panel', () => {
   );
 });
 
-/** The workspace page with its terminal panel shown (the IDE's bottom panel, Terminal tab). */
+/** The workspace page with its terminal panel shown, through the status bar's Terminal toggle as a newcomer finds it. */
 async function openTerminals(page: Page, workspaceId: string): Promise<void> {
   if (!page.url().includes(`/workspaces/${workspaceId}`)) await page.goto(`/workspaces/${workspaceId}`);
-  const tab = page.getByRole('tab', { name: 'Terminal', exact: true });
+  const toggle = page.getByTestId('status-toggle-terminals');
   await page.locator('h1.ide-title').waitFor({ timeout: TIMEOUT_MS });
-  // The bottom panel may be hidden (its state is kept per user and loads after the page): the
-  // command palette shows it. Tried again until the tab is there, as the IDE may still be loading.
+  await toggle.waitFor({ timeout: TIMEOUT_MS });
+  // The panel's stored state (kept per user) loads after the page and may show the terminal by
+  // itself meanwhile: a click is made only while the toggle says hidden, again until it shows.
   const deadline = Date.now() + TIMEOUT_MS;
-  while (!(await tab.isVisible())) {
-    if (Date.now() > deadline) throw new Error('the Terminal tab did not appear');
-    await page.keyboard.press('Control+Shift+P');
-    const palette = page.getByRole('combobox', { name: 'Run a command' });
-    if (await palette.waitFor({ timeout: 3000 }).then(() => true, () => false)) {
-      await palette.fill('>toggle panel');
-      await page.keyboard.press('Enter');
-      await tab.waitFor({ timeout: 3000 }).catch(() => undefined);
-    }
+  while (!(await panelOf(page).isVisible())) {
+    if (Date.now() > deadline) throw new Error('the terminal panel did not appear');
+    if ((await toggle.getAttribute('aria-pressed')) === 'false') await toggle.click();
+    await panelOf(page).waitFor({ timeout: 3000 }).catch(() => undefined);
   }
-  await tab.click();
-  await panelOf(page).waitFor({ timeout: TIMEOUT_MS });
+  expect(await toggle.getAttribute('aria-pressed')).toBe('true');
 }

@@ -147,6 +147,10 @@ function EmptyEditor() {
           <kbd>Ctrl/⌘</kbd> <kbd>S</kbd>
         </dt>
         <dd>Save</dd>
+        <dt>
+          <kbd>Ctrl/⌘</kbd> <kbd>`</kbd>
+        </dt>
+        <dd>Terminal</dd>
       </dl>
     </div>
   );

@@ -162,6 +162,7 @@ function Workspace({
         'workbench.toggleSideBar': () => showSide(sideView ? null : 'explorer'),
         'workbench.togglePanel': () => showBottom(bottomTab ? null : lastBottom),
         'workbench.showBrowser': () => showBottom('browser'),
+        'workbench.toggleTerminal': () => showBottom(bottomTab === 'terminals' ? null : 'terminals'),
         'workbench.toggleAgent': () => (agentPanel.current?.isCollapsed() ? agentPanel.current.expand() : agentPanel.current?.collapse()),
         'explorer.focus': () => {
           showSide('explorer');
@@ -219,8 +220,10 @@ function Workspace({
       savePreferences: prefs.save,
       entryMoved: (from, to) => files.dispatch({ type: 'renamed', from, to }),
       explorerActions,
+      bottomTab,
+      toggleBottom: (id) => showBottom(bottomTab === id ? null : id),
     }),
-    [workspace, role, reloadWorkspace, output, tree, prefs.preferences, prefs.save, files],
+    [workspace, role, reloadWorkspace, output, tree, prefs.preferences, prefs.save, files, bottomTab, showBottom],
   );
   const view = SIDE_VIEWS.find((v) => v.id === sideView);
   const stateAccess = useMemo(() => ({ initial, update }), [initial, update]);

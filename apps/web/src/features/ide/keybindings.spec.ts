@@ -18,4 +18,12 @@ describe(matchesKeybinding.name, () => {
   it('should match letters by physical key when Alt changes the character', () => {
     expect(matchesKeybinding(ev({ key: '∑', code: 'KeyW', metaKey: true, altKey: true }), 'Mod+Alt+W')).toBe(true);
   });
+
+  it('should match Mod+` by the key left of 1 on any layout', () => {
+    expect(matchesKeybinding(ev({ key: '`', code: 'Backquote', ctrlKey: true }), 'Mod+`')).toBe(true);
+    expect(matchesKeybinding(ev({ key: 'Dead', code: 'Backquote', ctrlKey: true }), 'Mod+`')).toBe(true);
+    expect(matchesKeybinding(ev({ key: '`', code: 'Backquote' }), 'Mod+`')).toBe(false);
+    expect(matchesKeybinding(ev({ key: '`', code: 'IntlBackslash', ctrlKey: true }), 'Mod+`')).toBe(true);
+    expect(matchesKeybinding(ev({ key: '1', code: 'Digit1', ctrlKey: true }), 'Mod+`')).toBe(false);
+  });
 });

@@ -17,5 +17,8 @@ export function matchesKeybinding(event: KeyLike, binding: string): boolean {
   if (mods.has('mod') !== mod || mods.has('shift') !== event.shiftKey || mods.has('alt') !== event.altKey) return false;
   // Letters by their physical key: Alt or Shift change event.key (Alt+W is "∑" on a Mac).
   if (/^[A-Z]$/i.test(key)) return event.code === `Key${key.toUpperCase()}`;
+  // The key that prints it, or the key left of 1 whatever the layout prints there (a dead "^" on a
+  // German keyboard), as VS Code's Ctrl+`.
+  if (key === '`') return event.key === '`' || event.code === 'Backquote';
   return event.key.toLowerCase() === key.toLowerCase();
 }

@@ -9,7 +9,7 @@ import { runBuiltin } from './ide-context';
 import { FilesIcon, GearIcon } from './icons';
 import { ExplorerView } from './explorer';
 import { OutputView } from './output-log';
-import { CursorStatus, IndentStatus, LanguageStatus } from './status-items';
+import { CursorStatus, IndentStatus, LanguageStatus, PanelToggles } from './status-items';
 import { SettingsView } from './settings-view';
 import { ScmView } from '../scm/scm-view';
 import { SourceControlIcon } from '../scm/scm-icon';
@@ -62,6 +62,7 @@ export const COMMANDS: IdeCommand[] = [
   { id: 'workbench.commandPalette', title: 'Show All Commands', keybinding: 'Mod+Shift+P', run: () => runBuiltin('workbench.commandPalette') },
   { id: 'workbench.toggleSideBar', title: 'View: Toggle Side Bar', keybinding: 'Mod+B', run: () => runBuiltin('workbench.toggleSideBar') },
   { id: 'workbench.togglePanel', title: 'View: Toggle Bottom Panel', keybinding: 'Mod+J', run: () => runBuiltin('workbench.togglePanel') },
+  { id: 'workbench.toggleTerminal', title: 'View: Toggle Terminal', keybinding: 'Mod+`', run: () => runBuiltin('workbench.toggleTerminal') },
   { id: 'workbench.toggleAgent', title: 'View: Toggle Agent Console', keybinding: 'Mod+Alt+A', run: () => runBuiltin('workbench.toggleAgent') },
   { id: 'explorer.focus', title: 'View: Show Explorer', keybinding: 'Mod+Shift+E', run: () => runBuiltin('explorer.focus') },
   { id: 'explorer.newFile', title: 'File: New File…', run: () => runBuiltin('explorer.newFile') },
@@ -79,6 +80,8 @@ export const STATUS_ITEMS: StatusItem[] = [
   { id: 'cursor', align: 'right', render: () => <CursorStatus /> },
   { id: 'indent', align: 'right', render: () => <IndentStatus /> },
   { id: 'language', align: 'right', render: () => <LanguageStatus /> },
+  // The bottom panel starts hidden: without these a newcomer finds the terminal only by shortcut.
+  { id: 'panel-toggles', align: 'right', render: () => <PanelToggles /> },
   { id: 'presence', align: 'left', render: (ctx) => <PresenceBar workspaceId={ctx.workspaceId} activeFile={ctx.activeFile} compact /> },
   { id: 'agent-activity', align: 'left', render: (ctx) => <AgentActivityStrip workspaceId={ctx.workspaceId} /> },
 ];

@@ -1,6 +1,25 @@
 'use client';
 
-import { useEditorStatus } from './workbench';
+import { useEditorStatus, useWorkbench } from './workbench';
+
+/** Bottom tabs the status bar opens directly (Problems has its own counts there), as VS Code's layout controls do. */
+const PANEL_TOGGLES = [
+  { id: 'terminals', label: 'Terminal', title: 'Show or hide the terminal (Ctrl/⌘+`)' },
+  { id: 'browser', label: 'Browser', title: 'Show or hide the workspace\'s browser' },
+];
+
+export function PanelToggles() {
+  const { bottomTab, toggleBottom } = useWorkbench();
+  return (
+    <span className="status-toggles">
+      {PANEL_TOGGLES.map((t) => (
+        <button key={t.id} type="button" className="status-item status-button" data-testid={`status-toggle-${t.id}`} aria-pressed={bottomTab === t.id} title={t.title} onClick={() => toggleBottom(t.id)}>
+          {t.label}
+        </button>
+      ))}
+    </span>
+  );
+}
 
 export function CursorStatus() {
   const status = useEditorStatus();

@@ -19,6 +19,10 @@ export interface Workbench {
   entryMoved(from: string, to: string): void;
   /** The explorer registers its "new file/folder" prompts here so commands can open them. */
   explorerActions: { current: { newFile(): void; newFolder(): void; focus(): void } | null };
+  /** The bottom panel's tab on show, or null when the panel is hidden. */
+  bottomTab: string | null;
+  /** Shows that bottom tab, or hides the panel when it is the one on show (the status bar's toggles). */
+  toggleBottom(id: string): void;
 }
 
 export const WorkbenchContext = createContext<Workbench | null>(null);
