@@ -33,7 +33,7 @@ function program(): Command {
   h.command('login')
     .description('Check a token against H and save URL and token to ~/.config/h/config.json (mode 0600)')
     .requiredOption('--url <url>', "H's URL, e.g. https://h.example.com")
-    .requiredOption('--token <token>', 'an API token (team settings, API tokens); "-" reads it from stdin')
+    .requiredOption('--token <token>', 'an API token (Settings → API tokens, or the team page); "-" reads it from stdin')
     .option('--workspace <name-or-id>', 'a default workspace for run and runs')
     .addHelpText('after', '\nEnvironment variables H_URL and H_TOKEN, when set, win over the saved values.')
     .action(async (opts) => done(await commands.login(opts)));

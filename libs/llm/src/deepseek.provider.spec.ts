@@ -237,7 +237,7 @@ describe(DeepSeekProvider.name, () => {
     expect(err.code).toBe('auth');
     expect(err.status).toBe(401);
     expect(err.message).toMatch(/API key/);
-    expect(err.message).toMatch(/Settings → Providers/);
+    expect(err.message).toMatch(/Settings → DeepSeek API key/);
     expect(err.message).not.toContain(wrongKey);
     expect(server.requests).toHaveLength(1);
   });

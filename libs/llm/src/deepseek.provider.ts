@@ -22,9 +22,9 @@ export class DeepSeekProvider extends OpenAICompatibleProvider {
       displayName: options.displayName ?? 'DeepSeek',
       baseUrl: options.baseUrl ?? DEEPSEEK_BASE_URL,
       dialect: DEEPSEEK_DIALECT,
-      missingKeyMessage: 'No DeepSeek API key is set. Add one for your team under Settings → Providers → deepseek.',
+      missingKeyMessage: 'No DeepSeek API key is set. A team admin can add one under Settings → DeepSeek API key (a workspace\'s Settings, or the team page).',
       hints: {
-        key: 'Settings → Providers → deepseek (keys are created at platform.deepseek.com)',
+        key: 'Settings → DeepSeek API key (a workspace\'s Settings, or the team page; keys are created at platform.deepseek.com)',
         balance: 'Top it up at platform.deepseek.com, then retry.',
       },
     });

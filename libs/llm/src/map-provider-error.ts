@@ -4,7 +4,7 @@ import { parseRetryAfter } from './retry-policy';
 
 /** Where the user fixes what a provider refused, in their words (e.g. a settings path). */
 export interface ProviderHints {
-  /** Where a valid key is set, e.g. 'Settings → Providers → deepseek'. */
+  /** Where a valid key is set, e.g. 'Settings → DeepSeek API key'. */
   key: string;
   /** What to do about an empty account balance (HTTP 402). */
   balance?: string;

@@ -30,7 +30,7 @@ describe(OpenAICompatibleProvider.name, () => {
       displayName: 'provider "Local vLLM"',
       baseUrl: server.url,
       modelInfo: () => LOCAL_INFO,
-      hints: { key: 'Settings → Providers → Local vLLM' },
+      hints: { key: 'Settings → OpenAI-compatible providers → Local vLLM' },
       retryBaseDelayMs: 1,
       retryMaxDelayMs: 5,
       maxRetries: 1,
@@ -90,7 +90,7 @@ describe(OpenAICompatibleProvider.name, () => {
       const err = await failure(collect(provider({ baseUrl: keyed.url, apiKey: 'sk-wrong-key-1111111111' }).stream({ model: 'scripted:local', messages: [{ role: 'user', content: 'x' }] })));
       expect(err.code).toBe('auth');
       expect(err.message).toMatch(/^provider "Local vLLM" rejected the API key \(HTTP 401\)/);
-      expect(err.message).toContain('Settings → Providers → Local vLLM');
+      expect(err.message).toContain('Settings → OpenAI-compatible providers → Local vLLM');
       expect(err.message).not.toContain('deepseek');
       expect(err.message).not.toContain('sk-wrong-key-1111111111');
       expect(keyed.requests).toHaveLength(1);

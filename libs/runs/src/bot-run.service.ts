@@ -55,7 +55,7 @@ export class BotRunService {
     const all = await this.presets.listByTeam(teamId);
     const byName = all.find((p) => p.name === idOrName.trim());
     if (byName) return byName;
-    const known = all.length ? `the team has ${all.map((p) => `"${p.name}"`).join(', ')}` : 'the team has none (team settings, Model presets)';
+    const known = all.length ? `the team has ${all.map((p) => `"${p.name}"`).join(', ')}` : 'the team has none (Settings → Model presets)';
     throw AppException.badRequest('UNKNOWN_PRESET', `No model preset "${idOrName}": ${known}.`);
   }
 }

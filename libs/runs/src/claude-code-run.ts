@@ -123,7 +123,7 @@ export class ClaudeCodeRunner implements OnModuleDestroy {
     } catch (err) {
       return fail('PROVIDER_KEY_UNREADABLE', (err as Error).message);
     }
-    if (!apiKey) return fail('PROVIDER_KEY_MISSING', 'No Anthropic API key is set for this team; a team admin can add one in the team settings (provider "anthropic").');
+    if (!apiKey) return fail('PROVIDER_KEY_MISSING', 'No Anthropic API key is set for this team; a team admin can add one under Settings → Anthropic API key (a workspace\'s Settings, or the team page).');
 
     let sandbox: Awaited<ReturnType<SandboxManager['open']>>;
     try {

@@ -22,12 +22,14 @@ export function scriptedAnswer(turn: ScenarioTurn, state: ConversationState, bod
 
 export function demoAnswer(body: WireRequest): ScriptedAnswer {
   const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
-  const said = messageText(lastUser?.content).trim().replace(/\s+/g, ' ');
+  // What the user typed, without the context H appends after it ("\n\n[Workspace file tree] …").
+  const said = messageText(lastUser?.content).split(/\n\n\[[A-Z][A-Za-z ]*\]/)[0].trim().replace(/\s+/g, ' ');
   const quote = said.length > 200 ? `${said.slice(0, 200)}…` : said;
   return {
     text:
       `${DEMO_LABEL} This is H's offline demo model, not a real AI: it cannot read or change your code. ` +
-      `You said: "${quote}". To work with a real model, set a DeepSeek API key for your team under Settings → Providers.`,
+      `You said: "${quote}". To work with a real model, remove DEEPSEEK_BASE_URL from H's .env, restart H, ` +
+      `and set the team's key under Settings → DeepSeek API key.`,
     toolCalls: [],
     finishReason: 'stop',
   };

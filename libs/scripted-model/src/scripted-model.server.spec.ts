@@ -175,6 +175,11 @@ describe('startScriptedModelServer', () => {
     try {
       const sent = await post(demo, { model: 'deepseek-v4-flash', messages: user('please refactor my app') });
       expect(contentOf(sent)).toMatch(/^\[scripted demo model\] .*not a real AI.*please refactor my app/);
+      // It quotes what the user typed, not the context H appends after it, and says how to leave the demo.
+      const withContext = await post(demo, { model: 'deepseek-v4-flash', messages: user('add a README\n\n[Workspace file tree] 0 files, paths relative to the workspace root.') });
+      expect(contentOf(withContext)).toContain('You said: "add a README".');
+      expect(contentOf(withContext)).not.toContain('Workspace file tree');
+      expect(contentOf(withContext)).toContain('remove DEEPSEEK_BASE_URL');
     } finally {
       await demo.close();
     }

@@ -233,6 +233,8 @@ describe('claude-code engine', () => {
     const run = await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 60_000);
     expect(run.status).toBe('failed');
     expect(run.error.code).toBe('PROVIDER_KEY_MISSING');
+    // The message names the section of the settings where an admin adds the key.
+    expect(run.error.message).toMatch(/Settings → Anthropic API key/);
     expect(model.requests).toHaveLength(0);
   });
 });

@@ -101,7 +101,7 @@ describe('runs through a custom provider', () => {
       {
         setup: async () => sessionOn(world, (await provider(world, { name: 'Wrong key lab', apiKey: wrongKey })).id),
         code: 'PROVIDER_AUTH_FAILED',
-        message: /provider "Wrong key lab" rejected the API key \(HTTP 401\)\. Set a valid key for your team under Settings → Providers → Wrong key lab/,
+        message: /provider "Wrong key lab" rejected the API key \(HTTP 401\)\. Set a valid key for your team under Settings → OpenAI-compatible providers → Wrong key lab/,
       },
       {
         setup: async () => sessionOn(world, (await provider(world, { name: 'Model lab' })).id, 'not-served'),

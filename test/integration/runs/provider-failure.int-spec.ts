@@ -69,7 +69,7 @@ describe('provider failures and usage accounting', () => {
     expect(run.status).toBe('failed');
     expect(run.error.code).toBe('PROVIDER_AUTH_FAILED');
     expect(run.error.message).toMatch(/HTTP 401/);
-    expect(run.error.message).toMatch(/Providers → deepseek/);
+    expect(run.error.message).toMatch(/Settings → DeepSeek API key/);
     expect(JSON.stringify(await allEvents(world.client, sessionId))).not.toContain(wrongKey);
     // A rejected key is not retried.
     expect(ctx.model.requests.filter((r) => r.status === 401)).toHaveLength(1);
@@ -82,7 +82,7 @@ describe('provider failures and usage accounting', () => {
     const run = await waitForRunStatus(world.client, runId, FINISHED, 30000);
     expect(run.status).toBe('failed');
     expect(run.error.code).toBe('PROVIDER_KEY_MISSING');
-    expect(run.error.message).toMatch(/DeepSeek API key/);
+    expect(run.error.message).toMatch(/Settings → DeepSeek API key/);
     const last = (await allEvents(world.client, sessionId)).at(-1);
     expect(last).toEqual(expect.objectContaining({ type: 'run.failed', data: expect.objectContaining({ code: 'PROVIDER_KEY_MISSING' }) }));
     expect(ctx.model.requests).toEqual([]);
