@@ -175,6 +175,16 @@ describe('IDE', () => {
       await page.getByRole('tab', { name: 'hello.ts' }).waitFor();
       await page.getByRole('tab', { name: 'Output', selected: true }).waitFor();
 
+      // A new file's name may be a path below the selected entry's folder, as in VS Code: the
+      // folders on the way are created, shown open, and the file opens.
+      await page.getByRole('treeitem', { name: 'math-helpers.ts' }).click();
+      await page.getByRole('button', { name: 'New file' }).click();
+      await page.getByLabel('New file name').fill('deep/more/nested.ts');
+      await page.getByLabel('New file name').press('Enter');
+      await page.getByRole('tab', { name: 'nested.ts', selected: true }).waitFor();
+      await page.getByRole('tree', { name: 'Files' }).locator('[data-path="src/util/deep/more/nested.ts"]').waitFor();
+      expect((await files.read('src/util/deep/more/nested.ts')).content).toBe('');
+
       expect(realErrors(errors)).toEqual([]);
       await page.close();
     },

@@ -61,7 +61,7 @@ export function ExplorerView({ ctx }: { ctx: IdeContext }) {
 
   const submitName = async (name: string): Promise<boolean> => {
     if (!editing) return true;
-    const problem = nameProblem(name);
+    const problem = nameProblem(name, { nested: editing.mode !== 'rename' });
     if (problem) {
       setError(problem);
       return false;
@@ -76,6 +76,8 @@ export function ExplorerView({ ctx }: { ctx: IdeContext }) {
         await filesClient.create(ctx.workspaceId, path, editing.mode);
         tree.reload(editing.dir);
         output.info(`Created ${path}.`);
+        // A path ("src/util.ts") created folders on the way: open them down to the new entry.
+        tree.reveal(path);
         setSelected(path);
         if (editing.mode === 'file') ctx.openFile(path);
       }

@@ -56,5 +56,16 @@ describe('file-tree-state', () => {
     expect(nameProblem('  ')).toMatch(/Type a name/);
     expect(nameProblem('a/b')).toMatch(/cannot contain/);
     expect(nameProblem('..')).toMatch(/another name/);
+    expect(nameProblem('a\\b', { nested: true })).toMatch(/cannot contain/);
+  });
+
+  it('should take a relative path for a new entry, and one segment for a rename', () => {
+    expect(nameProblem('src/util.ts', { nested: true })).toBeNull();
+    expect(nameProblem('src/util.ts')).toMatch(/drag the entry/);
+    expect(nameProblem('/etc/passwd', { nested: true })).toMatch(/relative/);
+    expect(nameProblem('src//util.ts', { nested: true })).toMatch(/relative/);
+    expect(nameProblem('src/', { nested: true })).toMatch(/relative/);
+    expect(nameProblem('src/../../x', { nested: true })).toMatch(/another name/);
+    expect(nameProblem(`a/${'x'.repeat(256)}`, { nested: true })).toMatch(/255 bytes/);
   });
 });

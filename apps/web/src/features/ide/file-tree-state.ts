@@ -100,11 +100,20 @@ export function dropTarget(source: string, targetDir: string): string | null {
   return to;
 }
 
-/** A name typed into the explorer: one segment, no separators or dot segments. */
-export function nameProblem(name: string): string | null {
-  if (!name.trim()) return 'Type a name.';
-  if (name.includes('/') || name.includes('\\')) return 'A name cannot contain "/" or "\\"; create the folder first.';
-  if (name === '.' || name === '..') return 'Choose another name.';
-  if (new TextEncoder().encode(name).length > 255) return 'Names are at most 255 bytes.';
+/**
+ * A name typed into the explorer. A new file or folder may be a relative path ("src/util.ts", as
+ * in VS Code: the folders on the way are created); a rename is one segment (moving is a drag).
+ */
+export function nameProblem(name: string, options: { nested?: boolean } = {}): string | null {
+  const typed = name.trim();
+  if (!typed) return 'Type a name.';
+  if (typed.includes('\\')) return 'A name cannot contain "\\".';
+  const segments = typed.split('/');
+  if (segments.length > 1 && !options.nested) return 'A name cannot contain "/"; drag the entry to move it to another folder.';
+  for (const segment of segments) {
+    if (!segment) return 'Type a path relative to this folder, without empty parts or a "/" at either end.';
+    if (segment === '.' || segment === '..') return 'Choose another name.';
+    if (new TextEncoder().encode(segment).length > 255) return 'Names are at most 255 bytes.';
+  }
   return null;
 }
