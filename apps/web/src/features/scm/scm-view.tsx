@@ -26,7 +26,21 @@ export interface OpenDiffInput {
  * per file and all, the commit box, the branch picker and the log. Viewers see everything and
  * change nothing (the api refuses them too). Without a repository it offers `git init`.
  */
-export function ScmView({ workspaceId, canWrite, openDiff }: { workspaceId: string; canWrite: boolean; openDiff: (input: OpenDiffInput) => void }) {
+export function ScmView(props: { workspaceId: string; canWrite: boolean; openDiff: (input: OpenDiffInput) => void }) {
+  // Headed and padded like the other side views (Explorer, Workspace).
+  return (
+    <>
+      <div className="ide-view-header">
+        <h2>Source control</h2>
+      </div>
+      <div className="ide-pad">
+        <ScmBody {...props} />
+      </div>
+    </>
+  );
+}
+
+function ScmBody({ workspaceId, canWrite, openDiff }: { workspaceId: string; canWrite: boolean; openDiff: (input: OpenDiffInput) => void }) {
   const status = useGitStatus(workspaceId);
   const repo = status.status?.initialized ? status.status : null;
   const branches = useApiQuery<GitBranchList>(repo ? scmPaths.branches(workspaceId) : null);
