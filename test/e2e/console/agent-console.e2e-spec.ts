@@ -1,6 +1,6 @@
 import { type Locator, type Page, request } from 'playwright-core';
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
-import { baseUrl, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
+import { baseUrl, deepSeekKeySection, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
 import { loadScenario, readWorkspaceFile, seedWorkspaceFiles, signUpToReadyWorkspace } from './console-helpers';
 
 // The agent console in headless Chromium against the real api, worker, sandbox and web; the model
@@ -249,6 +249,13 @@ describe('agent console', () => {
     expect(await status.innerText()).toMatch(/^Failed: No DeepSeek API key is set for this team/);
     await transcriptOf(page).locator('[data-run-end="failed"]').getByText(/No DeepSeek API key/).waitFor();
     await screenshot(page, 'console-failed');
+
+    // The failure links to where the key is set, and the owner sets it there.
+    await transcriptOf(page).locator('[data-run-end="failed"]').getByRole('link', { name: 'Open Settings' }).click();
+    await page.waitForURL(/\/workspaces\/[0-9a-f-]{36}\/settings$/);
+    await deepSeekKeySection(page).getByLabel('API key', { exact: true }).fill(`sk-e2e-${uniqueSuffix()}`);
+    await deepSeekKeySection(page).getByRole('button', { name: 'Save key' }).click();
+    await deepSeekKeySection(page).getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

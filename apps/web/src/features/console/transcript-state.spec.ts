@@ -110,6 +110,13 @@ describe('console transcript state', () => {
     expect(state.runs.r1).toEqual({ status: 'failed', error: 'The provider refused the key.' });
     expect(state.turns[0].items.find((i) => i.kind === 'tool')).toMatchObject({ status: 'error' });
     expect(state.turns[0].items.at(-1)).toMatchObject({ kind: 'end', status: 'failed', text: 'Run failed: The provider refused the key.' });
+    // A provider's failure is not mended in the settings; a missing key is.
+    expect(state.turns[0].items.at(-1)).not.toHaveProperty('fixIn');
+    const missing = applyEvents(initialConsoleState, [
+      ev('r2', 'message.user', { content: 'go' }),
+      ev('r2', 'run.failed', { code: 'PROVIDER_KEY_MISSING', message: 'No DeepSeek API key is set.', usage }),
+    ]);
+    expect(missing.turns[0].items.at(-1)).toMatchObject({ kind: 'end', status: 'failed', fixIn: 'settings' });
   });
 
   it('should show the newest plan the agent wrote', () => {

@@ -42,7 +42,8 @@ export type TranscriptItem =
   | DelegationItem
   | { kind: 'summary'; key: string; summary: string }
   | { kind: 'notice'; key: string; tone: 'info' | 'error'; text: string }
-  | { kind: 'end'; key: string; status: 'completed' | 'failed' | 'cancelled'; text: string };
+  /** `fixIn`: where the person can mend what failed the run (the key's settings). */
+  | { kind: 'end'; key: string; status: 'completed' | 'failed' | 'cancelled'; text: string; fixIn?: 'settings' };
 
 /** One run's part of the transcript: its user message and everything the agent did for it. */
 export interface Turn {
@@ -184,7 +185,10 @@ function setRun(state: ConsoleState, runId: string | null, status: RunStatus, er
   if (runId) state.runs[runId] = { status, error };
 }
 
-function endRun(state: ConsoleState, e: EventEnvelope, status: 'completed' | 'failed' | 'cancelled', text: string, error: string | null = null): void {
+/** Failures a team admin mends in the settings (the provider keys and providers live there). */
+const SETTINGS_FIXES: ReadonlySet<string> = new Set(['PROVIDER_KEY_MISSING', 'PROVIDER_KEY_UNREADABLE', 'PROVIDER_AUTH_FAILED', 'PROVIDER_GONE']);
+
+function endRun(state: ConsoleState, e: EventEnvelope, status: 'completed' | 'failed' | 'cancelled', text: string, error: string | null = null, code?: string): void {
   setRun(state, e.runId, status, error);
   state.pending = state.pending.filter((p) => p.runId !== e.runId);
   if (state.live && (state.live.runId === e.runId || state.live.runId === null)) state.live = null;
@@ -194,7 +198,7 @@ function endRun(state: ConsoleState, e: EventEnvelope, status: 'completed' | 'fa
     if (turn.runId !== e.runId) continue;
     turn.items = turn.items.map((i) => (i.kind === 'tool' && (i.status === 'running' || i.status === 'pending' || i.status === 'waiting') ? { ...i, status: 'error' } : i));
   }
-  turnFor(state, e).items.push({ kind: 'end', key: `end-${e.seq}`, status, text });
+  turnFor(state, e).items.push({ kind: 'end', key: `end-${e.seq}`, status, text, ...(code && SETTINGS_FIXES.has(code) ? { fixIn: 'settings' as const } : {}) });
 }
 
 /** `ownRun`: false when a sub-agent's event is applied as an ordinary one (see applySubAgentEvent). */
@@ -366,7 +370,7 @@ function applyOne(state: ConsoleState, e: EventEnvelope, ownRun = true): void {
       endRun(state, e, 'completed', 'Run finished.');
       return;
     case 'run.failed':
-      endRun(state, e, 'failed', `Run failed: ${str(d.message)}`, str(d.message));
+      endRun(state, e, 'failed', `Run failed: ${str(d.message)}`, str(d.message), str(d.code));
       return;
     case 'run.cancelled':
       endRun(state, e, 'cancelled', 'Run cancelled.');

@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Session as AgentSession } from '@h/contracts';
 import { DiffCard } from './diff-card';
@@ -8,6 +9,7 @@ import { DelegationCard } from './delegation-card';
 import { ToolCallRow } from './tool-call-row';
 import { undoableChanges, type ToolItem, type TranscriptItem, type Turn } from './transcript-state';
 import { ForkButton, RevertRunButton } from './turn-actions';
+import { useOptionalIde } from '../ide/ide-context';
 
 /** What members may do from the transcript; absent (viewers), the cards and messages are read-only. */
 export interface TranscriptActions {
@@ -33,6 +35,22 @@ function AssistantMessage({ item }: { item: Extract<TranscriptItem, { kind: 'ass
       ) : null}
       {item.content ? <MarkdownView source={item.content} /> : null}
     </div>
+  );
+}
+
+/** How a run ended; a failure mended in the settings links there (in the IDE, which knows the workspace). */
+function RunEnd({ item }: { item: Extract<TranscriptItem, { kind: 'end' }> }) {
+  const workspaceId = useOptionalIde()?.workspaceId;
+  return (
+    <p className={`run-end run-end-${item.status}`} data-run-end={item.status}>
+      {item.text}
+      {item.fixIn === 'settings' && workspaceId ? (
+        <>
+          {' '}
+          <Link href={`/workspaces/${workspaceId}/settings`}>Open Settings</Link>
+        </>
+      ) : null}
+    </p>
   );
 }
 
@@ -89,11 +107,7 @@ function renderItems(items: TranscriptItem[], actions: TranscriptActions | null)
         );
         break;
       case 'end':
-        out.push(
-          <p key={item.key} className={`run-end run-end-${item.status}`} data-run-end={item.status}>
-            {item.text}
-          </p>,
-        );
+        out.push(<RunEnd key={item.key} item={item} />);
         break;
     }
   }
