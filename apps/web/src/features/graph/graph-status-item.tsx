@@ -24,7 +24,11 @@ export function graphStatusLabel(status: GraphStatus | null, failed: boolean): s
   if (!status) return failed ? 'Graph: unavailable' : 'Graph: …';
   if (status.state === 'building') return 'Graph: building…';
   if (status.state === 'error') return 'Graph: error';
-  return `Graph: ${status.files.toLocaleString('en')} files, ${status.symbols.toLocaleString('en')} symbols`;
+  return `Graph: ${counted(status.files, 'file')}, ${counted(status.symbols, 'symbol')}`;
+}
+
+function counted(n: number, noun: string): string {
+  return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /**
