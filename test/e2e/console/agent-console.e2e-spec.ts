@@ -1,5 +1,6 @@
 import { type Locator, type Page, request } from 'playwright-core';
 import { type LaunchedBrowser, launchBrowser } from '../../support/browser';
+import { waitFor } from '../../support/wait-for';
 import { baseUrl, deepSeekKeySection, logIn, screenshot, signUpViaApi, uniqueSuffix, watchPageErrors } from '../web/web-helpers';
 import { loadScenario, readWorkspaceFile, seedWorkspaceFiles, signUpToReadyWorkspace } from './console-helpers';
 
@@ -253,6 +254,12 @@ describe('agent console', () => {
     // The failure links to where the key is set, and the owner sets it there.
     await transcriptOf(page).locator('[data-run-end="failed"]').getByRole('link', { name: 'Open Settings' }).click();
     await page.waitForURL(/\/workspaces\/[0-9a-f-]{36}\/settings$/);
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'DeepSeek API key' }).click();
+    await page.waitForURL(/\/settings#provider-heading-deepseek$/);
+    await deepSeekKeySection(page).getByLabel('API key', { exact: true }).waitFor();
+    // The link scrolled the section's heading into the window, below the sticky top bar.
+    const heading = deepSeekKeySection(page).getByRole('heading', { name: 'DeepSeek API key' });
+    await waitFor('the DeepSeek key section scrolled into view', async () => ((await heading.boundingBox())?.y ?? Infinity) < 200);
     await deepSeekKeySection(page).getByLabel('API key', { exact: true }).fill(`sk-e2e-${uniqueSuffix()}`);
     await deepSeekKeySection(page).getByRole('button', { name: 'Save key' }).click();
     await deepSeekKeySection(page).getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();

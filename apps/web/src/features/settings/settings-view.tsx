@@ -22,6 +22,19 @@ import { PreferencesSection } from './preferences-section';
  * its DeepSeek key and its own OpenAI-compatible providers, members and API tokens (the team page's own sections, so both stay one
  * implementation).
  */
+/** The page's sections by their headings' ids, for its table of contents (a long single column). */
+const SECTIONS: Array<{ id: string; title: string; writersOnly?: boolean }> = [
+  { id: 'preferences-heading', title: 'Editor preferences' },
+  { id: 'mcp-servers-heading', title: 'MCP servers' },
+  { id: 'memory-heading', title: 'Memory' },
+  { id: 'presets-heading', title: 'Model presets' },
+  { id: 'provider-heading-deepseek', title: 'DeepSeek API key' },
+  { id: 'provider-heading-anthropic', title: 'Anthropic API key' },
+  { id: 'custom-providers-heading', title: 'OpenAI-compatible providers' },
+  { id: 'members-heading', title: 'Members' },
+  { id: 'tokens-heading', title: 'API tokens', writersOnly: true },
+];
+
 export function SettingsView({ workspaceId }: { workspaceId: string }) {
   const workspace = useApiQuery<Workspace>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}`);
   const { me } = useSession();
@@ -60,6 +73,13 @@ export function SettingsView({ workspaceId }: { workspaceId: string }) {
           Back to the workspace
         </Link>
       </div>
+      <nav aria-label="Settings sections" className="settings-toc">
+        {SECTIONS.filter((x) => !x.writersOnly || canWrite(role)).map((x) => (
+          <a key={x.id} href={`#${x.id}`}>
+            {x.title}
+          </a>
+        ))}
+      </nav>
       <PreferencesSection />
       <McpServersSection workspaceId={w.id} role={role} />
       <MemorySection workspaceId={w.id} role={role} />
