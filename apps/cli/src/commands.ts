@@ -57,7 +57,8 @@ export async function whoami(opts: { json?: boolean }): Promise<ExitCode> {
   const teams = me.teams.map((t) => `${t.name} (${t.role})`).join(', ') || 'none';
   out.write(
     `${me.user.name} <${me.user.email}> at ${settings.url}, via ${me.via === 'token' ? 'an API token' : 'a browser session'} (from ${settings.source.token === 'env' ? 'H_TOKEN' : settings.configPath})\n` +
-      `teams: ${teams}\n` +
+      // Through a token the roles are what the token may do (an owner's read-and-write token acts as a member).
+      `teams${me.via === 'token' ? ' (as this token acts)' : ''}: ${teams}\n` +
       (settings.workspace ? `default workspace: ${settings.workspace}\n` : ''),
   );
   return EXIT.done;

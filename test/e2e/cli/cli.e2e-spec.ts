@@ -94,6 +94,7 @@ describe('h CLI against a running H', () => {
     const who = await h(['whoami']);
     expect(who.code).toBe(0);
     expect(who.stdout).toContain(`at ${baseUrl()}, via an API token`);
+    expect(who.stdout).toMatch(/^teams \(as this token acts\): .+ \((member|admin|owner)\)$/m);
     const json = await h(['whoami', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ via: 'token', teams: [{ id: teamId }] });
     // The environment wins over the saved token.
