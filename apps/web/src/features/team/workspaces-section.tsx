@@ -37,15 +37,16 @@ export function WorkspacesSection({
                 </Link>
                 {w.description ? <div className="muted small">{w.description}</div> : null}
                 {w.status === 'ready' ? (
-                  <span className="small">
+                  <div className="muted small">
                     Download{' '}
                     <a href={`/api/v1/workspaces/${encodeURIComponent(w.id)}/archive?format=tar.gz`} download>
                       .tar.gz
-                    </a>{' '}
+                    </a>
+                    {' · '}
                     <a href={`/api/v1/workspaces/${encodeURIComponent(w.id)}/archive?format=zip`} download>
                       .zip
                     </a>
-                  </span>
+                  </div>
                 ) : null}
               </td>
               <td>

@@ -5,9 +5,11 @@ import { useEffect } from 'react';
 import { StatusBadge } from '../../components/status-badge';
 import { Unavailable } from '../../components/unavailable';
 import type { TeamRole, WorkspaceResponse as Workspace } from '@h/contracts';
+import { api } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
 import { canWrite } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';
+import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
 import { useDocumentTitle } from '../../lib/use-poll-while';
 import { IdeShell } from '../ide/ide-shell';
@@ -81,6 +83,7 @@ function WorkspaceStatusPage({ workspace: w, teamName, role, reload }: { workspa
         <h2 id="workspace-status">Status</h2>
         <p aria-live="polite">{WORKSPACE_STATUS_TEXT[w.status]}</p>
         {w.statusMessage ? <p className={w.status === 'error' ? 'form-error' : 'muted'}>{w.statusMessage}</p> : null}
+        {w.status === 'error' && canWrite(role) ? <RetrySetup workspaceId={w.id} onRetried={reload} /> : null}
         <dl className="facts">
           <dt>Created</dt>
           <dd>{formatDateTime(w.createdAt)}</dd>
@@ -100,5 +103,31 @@ function WorkspaceStatusPage({ workspace: w, teamName, role, reload }: { workspa
       </section>
       <WorkspaceSettings workspace={w} role={role} onSaved={reload} />
     </>
+  );
+}
+
+/** A failed setup (clone refused, archive unreadable, sandbox down) tried again once its cause is mended. */
+function RetrySetup({ workspaceId, onRetried }: { workspaceId: string; onRetried: () => void }) {
+  const action = useAction();
+  return (
+    <div className="form-actions retry-setup">
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={action.pending}
+        onClick={() => void action.run(async () => {
+          await api.post(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/setup/retry`);
+          onRetried();
+        })}
+      >
+        {action.pending ? 'Retrying…' : 'Retry setup'}
+      </button>
+      <span className="muted small">Clones or unpacks again, with the settings below.</span>
+      {action.error ? (
+        <p className="form-error" role="alert">
+          {action.error}
+        </p>
+      ) : null}
+    </div>
   );
 }
