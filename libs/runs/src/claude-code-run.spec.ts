@@ -51,12 +51,12 @@ describe(ClaudeCodeRunner.name, () => {
     expect(touched).toEqual([]);
   });
 
-  it('should fail with PROVIDER_KEY_MISSING naming the anthropic provider when the team has no key', async () => {
+  it('should fail with PROVIDER_KEY_MISSING naming where the Anthropic key is set when the team has no key', async () => {
     const { r, touched } = runner({}, null);
     const { seg } = segment([message]);
     const result = await r.execute(seg);
     expect(result.error?.code).toBe('PROVIDER_KEY_MISSING');
-    expect(result.error?.message).toContain('"anthropic"');
+    expect(result.error?.message).toContain('Settings → Anthropic API key');
     expect(touched).toEqual([]);
   });
 
