@@ -109,6 +109,8 @@ function Workspace({
     },
     [update],
   );
+  /** Shows that bottom tab, or hides the panel when it is the one on show (Ctrl/⌘+`, the status bar's toggles). */
+  const toggleBottom = useCallback((id: string) => showBottom(bottomTab === id ? null : id), [showBottom, bottomTab]);
 
   // The stored layout may say a pane is open that the stored views say is hidden (or the reverse).
   useEffect(() => {
@@ -162,7 +164,7 @@ function Workspace({
         'workbench.toggleSideBar': () => showSide(sideView ? null : 'explorer'),
         'workbench.togglePanel': () => showBottom(bottomTab ? null : lastBottom),
         'workbench.showBrowser': () => showBottom('browser'),
-        'workbench.toggleTerminal': () => showBottom(bottomTab === 'terminals' ? null : 'terminals'),
+        'workbench.toggleTerminal': () => toggleBottom('terminals'),
         'workbench.toggleAgent': () => (agentPanel.current?.isCollapsed() ? agentPanel.current.expand() : agentPanel.current?.collapse()),
         'explorer.focus': () => {
           showSide('explorer');
@@ -181,7 +183,7 @@ function Workspace({
         'editor.replace': () => void editorHandle.current.editor?.getAction('editor.action.startFindReplaceAction')?.run(),
         'workbench.showProblems': () => showBottom('problems'),
       }),
-    [files, requestClose, showSide, showBottom, sideView, bottomTab, lastBottom, tree],
+    [files, requestClose, showSide, showBottom, toggleBottom, sideView, bottomTab, lastBottom, tree],
   );
 
   // Keybindings of registered commands, caught before Monaco or the browser (Ctrl+S, Ctrl+P).
@@ -221,9 +223,9 @@ function Workspace({
       entryMoved: (from, to) => files.dispatch({ type: 'renamed', from, to }),
       explorerActions,
       bottomTab,
-      toggleBottom: (id) => showBottom(bottomTab === id ? null : id),
+      toggleBottom,
     }),
-    [workspace, role, reloadWorkspace, output, tree, prefs.preferences, prefs.save, files, bottomTab, showBottom],
+    [workspace, role, reloadWorkspace, output, tree, prefs.preferences, prefs.save, files, bottomTab, toggleBottom],
   );
   const view = SIDE_VIEWS.find((v) => v.id === sideView);
   const stateAccess = useMemo(() => ({ initial, update }), [initial, update]);

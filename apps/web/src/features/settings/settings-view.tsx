@@ -17,11 +17,6 @@ import { MemorySection } from './memory-section';
 import { ModelPresetsSection } from './model-presets-section';
 import { PreferencesSection } from './preferences-section';
 
-/**
- * Settings as seen from a workspace's IDE: your editor preferences, the workspace's MCP servers, then the team's model presets,
- * its DeepSeek key and its own OpenAI-compatible providers, members and API tokens (the team page's own sections, so both stay one
- * implementation).
- */
 /** The page's sections by their headings' ids, for its table of contents (a long single column). */
 const SECTIONS: Array<{ id: string; title: string; writersOnly?: boolean }> = [
   { id: 'preferences-heading', title: 'Editor preferences' },
@@ -35,6 +30,11 @@ const SECTIONS: Array<{ id: string; title: string; writersOnly?: boolean }> = [
   { id: 'tokens-heading', title: 'API tokens', writersOnly: true },
 ];
 
+/**
+ * Settings as seen from a workspace's IDE: your editor preferences, the workspace's MCP servers, then the team's model presets,
+ * its DeepSeek key and its own OpenAI-compatible providers, members and API tokens (the team page's own sections, so both stay one
+ * implementation).
+ */
 export function SettingsView({ workspaceId }: { workspaceId: string }) {
   const workspace = useApiQuery<Workspace>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}`);
   const { me } = useSession();
