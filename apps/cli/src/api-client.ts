@@ -1,3 +1,4 @@
+import { settingsPlace } from '@h/contracts/settings-sections';
 import { CliError, EXIT } from './exit-codes';
 
 /** H's HTTP API with a bearer token; every failure becomes a CliError that says what to do next. */
@@ -58,7 +59,7 @@ async function httpError(url: string, res: Response): Promise<CliError> {
     if (/<html/i.test(text)) message = `an HTML page answered, not H's API: is ${url} H's address?`;
   }
   if (res.status === 401) {
-    return new CliError(`H at ${url} refused the token (${code}: ${message}). Make a new API token (Settings → API tokens, or the team page), then \`h login --url ${url} --token TOKEN\` or set H_TOKEN.`, EXIT.unavailable);
+    return new CliError(`H at ${url} refused the token (${code}: ${message}). Make a new API token (${settingsPlace('tokens')}), then \`h login --url ${url} --token TOKEN\` or set H_TOKEN.`, EXIT.unavailable);
   }
   if (res.status === 403) return new CliError(`Not allowed (${code}): ${message} A token needs the write scope to start runs and answer approvals.`, EXIT.unavailable);
   if (res.status === 429) {

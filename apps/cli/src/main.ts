@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { RUN_LIST_FILTERS, WORKSPACE_RUNS_MAX_LIMIT } from '@h/contracts/bot-api';
 import { PERMISSION_MODES } from '@h/contracts/session-api';
+import { settingsPlace } from '@h/contracts/settings-sections';
 import * as commands from './commands';
 import { CliError, EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes';
 
@@ -33,7 +34,7 @@ function program(): Command {
   h.command('login')
     .description('Check a token against H and save URL and token to ~/.config/h/config.json (mode 0600)')
     .requiredOption('--url <url>', "H's URL, e.g. https://h.example.com")
-    .requiredOption('--token <token>', 'an API token (Settings → API tokens, or the team page); "-" reads it from stdin')
+    .requiredOption('--token <token>', `an API token (${settingsPlace('tokens')}); "-" reads it from stdin`)
     .option('--workspace <name-or-id>', 'a default workspace for run and runs')
     .addHelpText('after', '\nEnvironment variables H_URL and H_TOKEN, when set, win over the saved values.')
     .action(async (opts) => done(await commands.login(opts)));

@@ -27,3 +27,4 @@ export * from './session-search';
 export * from './budget';
 export * from './knowledge-graph';
 export * from './admin-api';
+export * from './settings-sections';

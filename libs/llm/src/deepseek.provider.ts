@@ -1,3 +1,4 @@
+import { settingsPlace } from '@h/contracts';
 import { OpenAICompatibleProvider, type ChatDialect, type TransportOptions } from './openai-compatible.provider';
 
 export const DEEPSEEK_BASE_URL = 'https://api.deepseek.com';
@@ -22,9 +23,9 @@ export class DeepSeekProvider extends OpenAICompatibleProvider {
       displayName: options.displayName ?? 'DeepSeek',
       baseUrl: options.baseUrl ?? DEEPSEEK_BASE_URL,
       dialect: DEEPSEEK_DIALECT,
-      missingKeyMessage: 'No DeepSeek API key is set. A team admin can add one under Settings → DeepSeek API key (a workspace\'s Settings, or the team page).',
+      missingKeyMessage: `No DeepSeek API key is set. A team admin can add one under ${settingsPlace('deepseekKey')}.`,
       hints: {
-        key: 'Settings → DeepSeek API key (a workspace\'s Settings, or the team page; keys are created at platform.deepseek.com)',
+        key: `${settingsPlace('deepseekKey')}; keys are created at platform.deepseek.com`,
         balance: 'Top it up at platform.deepseek.com, then retry.',
       },
     });

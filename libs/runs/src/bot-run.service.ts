@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { settingsPlace } from '@h/contracts';
 import { ModelPresetRepository } from '@h/db';
 import { AppException } from '@h/http';
 import { AccessGrant, Principal } from '@h/identity';
@@ -55,7 +56,7 @@ export class BotRunService {
     const all = await this.presets.listByTeam(teamId);
     const byName = all.find((p) => p.name === idOrName.trim());
     if (byName) return byName;
-    const known = all.length ? `the team has ${all.map((p) => `"${p.name}"`).join(', ')}` : 'the team has none (Settings → Model presets)';
+    const known = all.length ? `the team has ${all.map((p) => `"${p.name}"`).join(', ')}` : `the team has none (${settingsPlace('modelPresets')})`;
     throw AppException.badRequest('UNKNOWN_PRESET', `No model preset "${idOrName}": ${known}.`);
   }
 }

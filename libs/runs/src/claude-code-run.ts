@@ -13,7 +13,7 @@ import {
   type GatewayLease,
 } from '@h/claude-code';
 import { AppConfig } from '@h/config';
-import { ACTIVE_RUN_STATUSES, type AgentEvent, type ErrorCode, type Workspace } from '@h/contracts';
+import { ACTIVE_RUN_STATUSES, settingsPlace, type AgentEvent, type ErrorCode, type Workspace } from '@h/contracts';
 import {
   AgentSessionRecord,
   AgentSessionRepository,
@@ -123,7 +123,7 @@ export class ClaudeCodeRunner implements OnModuleDestroy {
     } catch (err) {
       return fail('PROVIDER_KEY_UNREADABLE', (err as Error).message);
     }
-    if (!apiKey) return fail('PROVIDER_KEY_MISSING', 'No Anthropic API key is set for this team; a team admin can add one under Settings → Anthropic API key (a workspace\'s Settings, or the team page).');
+    if (!apiKey) return fail('PROVIDER_KEY_MISSING', `No Anthropic API key is set for this team; a team admin can add one under ${settingsPlace('anthropicKey')}.`);
 
     let sandbox: Awaited<ReturnType<SandboxManager['open']>>;
     try {

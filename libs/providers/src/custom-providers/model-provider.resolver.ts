@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ErrorCode } from '@h/contracts';
+import { settingsPlace, type ErrorCode } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { CustomProviderRepository } from '@h/db';
 import { DeepSeekProvider, OpenAICompatibleProvider, ProviderCache, type ModelInfo, type ModelProvider } from '@h/llm';
@@ -72,7 +72,7 @@ export class ModelProviderResolver {
         apiKey,
         modelInfo: (id) => (id === info.id ? info : { ...info, id }),
         fetch: createGuardedFetch(this.config.env.PROVIDER_ALLOWED_INTERNAL_HOSTS, label),
-        hints: { key: `Settings → OpenAI-compatible providers → ${custom.name}` },
+        hints: { key: settingsPlace('customProviders', custom.name) },
       })),
     };
   }
@@ -82,7 +82,7 @@ export class ModelProviderResolver {
       throw new ProviderUnavailableError('PROVIDER_KEY_UNREADABLE', err.message);
     });
     if (!apiKey) {
-      throw new ProviderUnavailableError('PROVIDER_KEY_MISSING', 'No DeepSeek API key is set for this team; a team admin can add one under Settings → DeepSeek API key (a workspace\'s Settings, or the team page).');
+      throw new ProviderUnavailableError('PROVIDER_KEY_MISSING', `No DeepSeek API key is set for this team; a team admin can add one under ${settingsPlace('deepseekKey')}.`);
     }
     return this.cache.get(`deepseek\0${apiKey}`, () => new DeepSeekProvider({ apiKey, baseUrl: this.config.env.DEEPSEEK_BASE_URL }));
   }

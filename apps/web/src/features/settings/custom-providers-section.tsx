@@ -14,6 +14,7 @@ import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
 import { announceProvidersChanged } from './model-choice';
 import { modelsFrom, ProviderModelsEditor, rowFor, type ModelRow } from './provider-models-editor';
+import { SETTINGS_SECTIONS } from '@h/contracts/settings-sections';
 
 /** A fetched model whose server does not report its window starts with this one (editable). */
 const FETCHED_WINDOW_GUESS = 32768;
@@ -30,8 +31,8 @@ export function CustomProvidersSection({ base, role }: { base: string; role: Tea
     announceProvidersChanged();
   };
   return (
-    <section className="panel" aria-labelledby="custom-providers-heading">
-      <h2 id="custom-providers-heading">OpenAI-compatible providers</h2>
+    <section className="panel" aria-labelledby={SETTINGS_SECTIONS.customProviders.id}>
+      <h2 id={SETTINGS_SECTIONS.customProviders.id}>{SETTINGS_SECTIONS.customProviders.title}</h2>
       <p className="muted section-intro">
         Besides DeepSeek, the team may use its own OpenAI-compatible servers: a self-hosted vLLM or Ollama, or a gateway. Sessions and presets choose one of their models.
         {manageable ? ' Plain http and internal addresses work only for hosts this instance allows (PROVIDER_ALLOWED_INTERNAL_HOSTS).' : ' Owners and admins change them.'}

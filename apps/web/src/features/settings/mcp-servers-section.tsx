@@ -12,6 +12,7 @@ import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
 import { usePollWhile } from '../../lib/use-poll-while';
 import { McpServerForm, type McpServerBody } from './mcp-server-form';
+import { SETTINGS_SECTIONS } from '@h/contracts/settings-sections';
 
 // The workspace's external MCP servers: everyone sees them with their status (what the last run
 // found when it connected: tools, or why it failed), members and up add, change and remove them.
@@ -24,8 +25,8 @@ export function McpServersSection({ workspaceId, role }: { workspaceId: string; 
   // A new key after each add gives the next server an empty form.
   const [added, setAdded] = useState(0);
   return (
-    <section className="panel" aria-labelledby="mcp-servers-heading">
-      <h2 id="mcp-servers-heading">MCP servers</h2>
+    <section className="panel" aria-labelledby={SETTINGS_SECTIONS.mcpServers.id}>
+      <h2 id={SETTINGS_SECTIONS.mcpServers.id}>{SETTINGS_SECTIONS.mcpServers.title}</h2>
       <p className="muted section-intro">
         External MCP servers whose tools this workspace&apos;s agent may use, named mcp__&lt;server&gt;__&lt;tool&gt;. Each run connects to the enabled ones; the status is what the last run (or “Check now”) found.
         {writable ? '' : ' Members and up change them.'}

@@ -11,6 +11,7 @@ import { formatDateTime } from '../../lib/format';
 import { canWrite } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
+import { SETTINGS_SECTIONS } from '@h/contracts/settings-sections';
 
 const SCOPE_LABELS: Record<MemoryScope, string> = { user: 'You (every workspace)', project: 'This workspace' };
 
@@ -25,8 +26,8 @@ export function MemorySection({ workspaceId, role }: { workspaceId: string; role
   const list = useApiQuery<ListResponse<MemoryEntry>>(query ? `${base}?${query}` : base);
   const writable = canWrite(role);
   return (
-    <section className="panel" aria-labelledby="memory-heading">
-      <h2 id="memory-heading">Memory</h2>
+    <section className="panel" aria-labelledby={SETTINGS_SECTIONS.memory.id}>
+      <h2 id={SETTINGS_SECTIONS.memory.id}>{SETTINGS_SECTIONS.memory.title}</h2>
       <p className="muted section-intro">
         What the agent remembers between sessions: about you (only you see it, in every workspace of the team) and about this workspace (its members see it). The entries that fit a message are told to the agent at the start of each run.
         {writable ? '' : ' Members and up change them.'}

@@ -13,6 +13,7 @@ import { canManage } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
 import { ProviderModelFields, useProviderChoices, type ProviderChoice } from './model-choice';
+import { SETTINGS_SECTIONS } from '@h/contracts/settings-sections';
 
 /** What a preset's thinking means on its model: the model may decide it whatever the preset says. */
 export function thinkingLabel(preset: Pick<ModelPreset, 'thinking' | 'model'>, models: readonly CatalogModel[]): string {
@@ -31,8 +32,8 @@ export function ModelPresetsSection({ base, role }: { base: string; role: TeamRo
   const models = presets.data?.models ?? [];
   const items = presets.data?.items;
   return (
-    <section className="panel" aria-labelledby="presets-heading">
-      <h2 id="presets-heading">Model presets</h2>
+    <section className="panel" aria-labelledby={SETTINGS_SECTIONS.modelPresets.id}>
+      <h2 id={SETTINGS_SECTIONS.modelPresets.id}>{SETTINGS_SECTIONS.modelPresets.title}</h2>
       <p className="muted section-intro">
         A named provider, model and thinking setting the team picks from when starting a session.
         {manageable ? null : ' Owners and admins change them.'}

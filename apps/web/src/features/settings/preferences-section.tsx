@@ -9,6 +9,7 @@ import type { UserPreferences, UserPreferencesResponse } from '@h/contracts';
 import { EDITOR_FONT_SIZE_RANGE, EDITOR_TAB_SIZE_RANGE, EDITOR_THEMES, WORD_WRAP_MODES } from '@h/contracts/preferences';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
+import { SETTINGS_SECTIONS } from '@h/contracts/settings-sections';
 
 const THEME_LABELS: Record<UserPreferences['theme'], string> = { light: 'Light', dark: 'Dark' };
 const WRAP_LABELS: Record<UserPreferences['wordWrap'], string> = { off: 'Off: scroll sideways', on: 'On: wrap at the window edge' };
@@ -40,8 +41,8 @@ export function PreferencesSection() {
   };
 
   return (
-    <section className="panel" aria-labelledby="preferences-heading">
-      <h2 id="preferences-heading">Your editor preferences</h2>
+    <section className="panel" aria-labelledby={SETTINGS_SECTIONS.preferences.id}>
+      <h2 id={SETTINGS_SECTIONS.preferences.id}>{SETTINGS_SECTIONS.preferences.title}</h2>
       <p className="muted section-intro">Yours alone, in every workspace and browser.</p>
       {stored.error ? <FormError message={stored.error.message} /> : null}
       {draft ? (

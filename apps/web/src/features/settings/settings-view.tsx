@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { Unavailable } from '../../components/unavailable';
 import { ApiError } from '../../lib/api-client';
 import type { ListResponse, WorkspaceResponse as Workspace } from '@h/contracts';
+import { SETTINGS_SECTIONS, type SettingsSection } from '@h/contracts/settings-sections';
 import { canWrite, ROLE_LABELS } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';
 import { useApiQuery } from '../../lib/use-api-query';
@@ -17,17 +18,17 @@ import { MemorySection } from './memory-section';
 import { ModelPresetsSection } from './model-presets-section';
 import { PreferencesSection } from './preferences-section';
 
-/** The page's sections by their headings' ids, for its table of contents (a long single column). */
-const SECTIONS: Array<{ id: string; title: string; writersOnly?: boolean }> = [
-  { id: 'preferences-heading', title: 'Editor preferences' },
-  { id: 'mcp-servers-heading', title: 'MCP servers' },
-  { id: 'memory-heading', title: 'Memory' },
-  { id: 'presets-heading', title: 'Model presets' },
-  { id: 'provider-heading-deepseek', title: 'DeepSeek API key' },
-  { id: 'provider-heading-anthropic', title: 'Anthropic API key' },
-  { id: 'custom-providers-heading', title: 'OpenAI-compatible providers' },
-  { id: 'members-heading', title: 'Members' },
-  { id: 'tokens-heading', title: 'API tokens', writersOnly: true },
+/** The page's table of contents, in the page's order (a long single column); tokens are listed to members and up. */
+const CONTENTS: Array<{ section: SettingsSection; writersOnly?: boolean }> = [
+  { section: 'preferences' },
+  { section: 'mcpServers' },
+  { section: 'memory' },
+  { section: 'modelPresets' },
+  { section: 'deepseekKey' },
+  { section: 'anthropicKey' },
+  { section: 'customProviders' },
+  { section: 'members' },
+  { section: 'tokens', writersOnly: true },
 ];
 
 /**
@@ -74,9 +75,9 @@ export function SettingsView({ workspaceId }: { workspaceId: string }) {
         </Link>
       </div>
       <nav aria-label="Settings sections" className="settings-toc">
-        {SECTIONS.filter((x) => !x.writersOnly || canWrite(role)).map((x) => (
-          <a key={x.id} href={`#${x.id}`}>
-            {x.title}
+        {CONTENTS.filter((x) => !x.writersOnly || canWrite(role)).map(({ section }) => (
+          <a key={section} href={`#${SETTINGS_SECTIONS[section].id}`}>
+            {SETTINGS_SECTIONS[section].title}
           </a>
         ))}
       </nav>

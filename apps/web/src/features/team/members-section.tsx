@@ -12,6 +12,7 @@ import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
 import { InvitationsSection } from './invitations-section';
 import { grantableRoles } from './member-roles';
+import { SETTINGS_SECTIONS } from '@h/contracts/settings-sections';
 
 function canEdit(myRole: TeamRole, member: Member): boolean {
   return canManage(myRole) && (member.role !== 'owner' || myRole === 'owner');
@@ -29,8 +30,8 @@ export function MembersSection({ base, role }: { base: string; role: TeamRole })
   };
 
   return (
-    <section className="panel" aria-labelledby="members-heading">
-      <h2 id="members-heading">Members</h2>
+    <section className="panel" aria-labelledby={SETTINGS_SECTIONS.members.id}>
+      <h2 id={SETTINGS_SECTIONS.members.id}>{SETTINGS_SECTIONS.members.title}</h2>
       <ListState query={members} loading="Loading members…" />
       {items ? (
         <DataTable label="Members" columns={['Name', 'Email', 'Role', 'Joined']} actions>

@@ -7,15 +7,16 @@ import { FormError } from '../../components/form-error';
 import { SubmitButton } from '../../components/submit-button';
 import { api } from '../../lib/api-client';
 import type { ProviderStatus, TeamRole } from '@h/contracts';
+import { SETTINGS_SECTIONS } from '@h/contracts/settings-sections';
 import { formatDateTime } from '../../lib/format';
 import { canManage } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
 
 const PROVIDERS = {
-  deepseek: { title: 'DeepSeek API key', intro: "The agent uses this key for the team's model requests." },
+  deepseek: { section: SETTINGS_SECTIONS.deepseekKey, intro: "The agent uses this key for the team's model requests." },
   anthropic: {
-    title: 'Anthropic API key',
+    section: SETTINGS_SECTIONS.anthropicKey,
     intro: 'Claude Code sessions use this key. H adds it to their model requests on the server: it never enters a workspace sandbox.',
   },
 } as const;
@@ -43,8 +44,8 @@ export function ProviderKeySection({ base, role, provider = 'deepseek' }: { base
   };
 
   return (
-    <section className="panel" aria-labelledby={`provider-heading-${provider}`}>
-      <h2 id={`provider-heading-${provider}`}>{info.title}</h2>
+    <section className="panel" aria-labelledby={info.section.id}>
+      <h2 id={info.section.id}>{info.section.title}</h2>
       <p className="muted section-intro">{info.intro} It is stored encrypted and never shown again.</p>
       {status.error ? <FormError message={status.error.message} /> : null}
       {status.data ? (

@@ -15,6 +15,7 @@ import { formatDate, formatDateTime } from '../../lib/format';
 import { canManage } from '../../lib/roles';
 import { useAction } from '../../lib/use-action';
 import { useApiQuery } from '../../lib/use-api-query';
+import { SETTINGS_SECTIONS } from '@h/contracts/settings-sections';
 
 // A token never gets more than its creator's role (the api checks that too): members may make
 // read, run and write tokens, owners and admins also admin ones. Each scope includes the ones
@@ -40,8 +41,8 @@ export function TokensSection({ base, role, workspaces }: { base: string; role: 
   const workspaceName = (id: string | null) => (id ? (workspaces.find((w) => w.id === id)?.name ?? 'one workspace') : 'Whole team');
 
   return (
-    <section className="panel" aria-labelledby="tokens-heading">
-      <h2 id="tokens-heading">API tokens</h2>
+    <section className="panel" aria-labelledby={SETTINGS_SECTIONS.tokens.id}>
+      <h2 id={SETTINGS_SECTIONS.tokens.id}>{SETTINGS_SECTIONS.tokens.title}</h2>
       <p className="muted section-intro">
         For CI bots and scripts: send a token as <span className="mono">Authorization: Bearer &lt;token&gt;</span>.
       </p>
