@@ -63,8 +63,8 @@ describe('browser view', () => {
       // The app started in a terminal is detected as a preview; its action opens it in the view.
       await showBottomTab(page, workspaceId, 'Terminal');
       const terminals = page.getByRole('region', { name: 'Terminals' });
-      await terminals.getByRole('button', { name: '+ New terminal' }).click();
-      await terminals.getByRole('tab', { name: /Terminal 1/, selected: true }).waitFor();
+      // Showing the panel with no terminal in the workspace opens one.
+      await terminals.getByRole('tab', { name: /Terminal 1/, selected: true }).waitFor({ timeout: TIMEOUT_MS });
       await terminals.locator('[data-terminal-id]:not([hidden]) .xterm').click();
       await page.keyboard.type('node login-app/server.js');
       await page.keyboard.press('Enter');

@@ -143,7 +143,8 @@ describe('issue 10 acceptance: the IDE story', () => {
       expect(sandboxFile(workspaceId, 'README.md')).toBe('# Acceptance\n\nHello from the remote.\nEdited in the IDE.');
 
       await showTerminals(page);
-      await terminals(page).getByRole('button', { name: '+ New terminal' }).click();
+      // The workspace has no terminal yet: showing the panel opens one.
+      await terminals(page).getByRole('tab', { name: /Terminal 1/, selected: true }).waitFor();
       await terminals(page).locator('.xterm:visible').waitFor();
       await typeInTerminal(page, 'git --no-pager diff README.md');
       await waitForTerminalText(page, '+Edited in the IDE.');

@@ -49,8 +49,8 @@ describe('terminal panel', () => {
       const { workspaceId, inviteLink } = await signUpToReadyWorkspace(page, uniqueSuffix(), { inviteViewer: true });
       await openTerminals(page, workspaceId);
 
-      await panelOf(page).getByRole('button', { name: '+ New terminal' }).click();
-      await panelOf(page).getByRole('tab', { name: /Terminal 1/ }).waitFor();
+      // Showing the panel in a workspace with no terminal opens one, as in VS Code.
+      await panelOf(page).getByRole('tab', { name: /Terminal 1/, selected: true }).waitFor({ timeout: TIMEOUT_MS });
       await typeInto(page, 'echo first-$((40+2))');
       await waitForScreen(page, 'first-42');
       await screenshot(page, 'terminal-first-command');
@@ -68,6 +68,8 @@ describe('terminal panel', () => {
       await typeInto(page, 'echo second-$((1+1))');
       await waitForScreen(page, 'second-2');
       expect((await screenText(page)).split('first-42').length - 1).toBe(1);
+      // With a shell there already, showing the panel opens no other.
+      expect(await panelOf(page).getByRole('tab').count()).toBe(1);
 
       // A viewer watches the same terminal live, with a read-only notice, and cannot type.
       const signups = await request.newContext({ baseURL: baseUrl() });

@@ -57,7 +57,7 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
   }, []);
   const onExit = useCallback((id: string, code: number | null) => setExited((prev) => ({ ...prev, [id]: code })), []);
 
-  const open = () => {
+  const open = useCallback(() => {
     if (!socket) return;
     setNotice(null);
     // Sized like the visible terminal when there is one; the view fits itself right after.
@@ -68,7 +68,15 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
       }
       else setNotice(ack?.error?.message ?? 'Could not open a terminal.');
     });
-  };
+  }, [socket, workspaceId]);
+  // As in VS Code, showing the panel when the workspace has no terminal opens one (members only).
+  // Once per showing: a reconnect, or a teammate closing the last shell, does not open another.
+  const autoOpen = useRef(canWrite);
+  useEffect(() => {
+    if (connection !== 'live' || !autoOpen.current) return;
+    autoOpen.current = false;
+    if (terminals.length === 0) open();
+  }, [connection, terminals.length, open]);
   const close = (id: string) => {
     socket?.emit('terminal.close', { workspaceId, terminalId: id }, (ack) => {
       if (!ack?.ok) setNotice(ack?.error?.message ?? 'Could not close the terminal.');
@@ -179,7 +187,7 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
       <div className={styles.screens}>
         {connection === 'reconnecting' ? <div className={styles.overlay}>Reconnecting…</div> : null}
         {socket && terminals.length === 0 && connection === 'live' ? (
-          <p className={styles.empty}>{canWrite ? 'No terminals yet. Open one with “New terminal”.' : 'No terminals are open in this workspace.'}</p>
+          <p className={styles.empty}>{canWrite ? 'No terminals open. Open one with “New terminal”.' : 'No terminals are open in this workspace.'}</p>
         ) : null}
         {socket
           ? terminals.map((t) => (
