@@ -45,6 +45,17 @@ export interface User {
   name: string;
 }
 
+/**
+ * What a person without an invitation may do on the sign-up page now: `open` (anyone, or the
+ * first account of a fresh instance under any policy), `invite` (only with an invitation link),
+ * `closed` (no sign-ups; the admin makes accounts).
+ */
+export type SignupAvailability = 'open' | 'invite' | 'closed';
+
+export interface SignupOptionsResponse {
+  signup: SignupAvailability;
+}
+
 export interface AuthResponse {
   user: User;
   /** The team an invitation given with the sign-up joined. */

@@ -83,6 +83,13 @@ describe('accounts: sign-up policy, first account, rate limits', () => {
       expect(grace.status).toBe(201);
     });
 
+    it('should tell the sign-up page what a person without an invitation may do, before they fill it in', async () => {
+      const options = async (url: string) => (await new HttpClient(url).get('/api/v1/auth/signup')).body;
+      expect(await options(open.url)).toEqual({ signup: 'open' });
+      expect(await options(inviteOnly.url)).toEqual({ signup: 'invite' });
+      expect(await options(closed.url)).toEqual({ signup: 'closed' });
+    });
+
     it('should refuse every sign-up when closed, invitation or not', async () => {
       const token = await invite(owner, teamId, { role: 'viewer' });
       for (const body of [{ email: randomEmail('closed') }, { email: randomEmail('closed'), invitationToken: token }]) {
@@ -98,6 +105,8 @@ describe('accounts: sign-up policy, first account, rate limits', () => {
       const db = await createIsolatedDatabase('first');
       const stack = await startStack({ env: { DATABASE_URL: db.url, SIGNUP_POLICY: policy } });
       try {
+        // A fresh instance offers sign-up to its first person whatever the policy.
+        expect((await new HttpClient(stack.url).get('/api/v1/auth/signup')).body).toEqual({ signup: 'open' });
         const clients = Array.from({ length: 5 }, () => new HttpClient(stack.url));
         const answers = await Promise.all(
           clients.map((c, i) => c.post('/api/v1/auth/signup', { email: randomEmail(`first-${i}`), password: TEST_PASSWORD, name: `First ${i}` })),

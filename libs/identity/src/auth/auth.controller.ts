@@ -16,7 +16,7 @@ import { ErrorResponseDto } from '@h/http';
 import { Authenticated, CurrentPrincipal, Public } from '../access/access.decorators';
 import type { Principal } from '../access/principal';
 import { clearAuthCookies, setAuthCookies } from './auth-cookies';
-import { AuthResponseDto, LoginDto, MeResponseDto, SignupDto } from './auth.dto';
+import { AuthResponseDto, LoginDto, MeResponseDto, SignupDto, SignupOptionsDto } from './auth.dto';
 import { AuthService, RequestMeta } from './auth.service';
 import { MeService } from './me.service';
 
@@ -33,6 +33,13 @@ export class AuthController {
     private readonly me: MeService,
     private readonly config: AppConfig,
   ) {}
+
+  @Public()
+  @Get('auth/signup')
+  @ApiOkResponse({ type: SignupOptionsDto, description: 'Whether a person without an invitation may sign up here now (the sign-up page asks first)' })
+  async signupOptions(): Promise<SignupOptionsDto> {
+    return { signup: await this.auth.signupAvailability() };
+  }
 
   @Public()
   @Post('auth/signup')

@@ -81,6 +81,21 @@ function setup(env: Record<string, string> = {}) {
 
 
 describe(AuthService.name, () => {
+  describe('signupAvailability', () => {
+    it.each(['invite', 'closed'] as const)('should offer sign-up to the first person under the %s policy, then what the policy allows', async (policy) => {
+      const t = setup({ SIGNUP_POLICY: policy });
+      await expect(t.service.signupAvailability()).resolves.toBe('open');
+      await t.service.signup({ email: 'first@x.org', password: 'first-password', name: 'First' }, meta);
+      await expect(t.service.signupAvailability()).resolves.toBe(policy);
+    });
+
+    it('should stay open under the open policy once accounts exist', async () => {
+      const t = setup({ SIGNUP_POLICY: 'open' });
+      await t.service.signup({ email: 'first@x.org', password: 'first-password', name: 'First' }, meta);
+      await expect(t.service.signupAvailability()).resolves.toBe('open');
+    });
+  });
+
   describe('authenticate', () => {
     it('should turn a live API token into a principal acting for its creator, and note its use', async () => {
       const t = setup();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TeamRole } from '@h/contracts';
+import type { SignupAvailability, TeamRole } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { ApiTokenRepository, AuthSessionRepository, RateLimitRepository, UserRecord, UserRepository } from '@h/db';
 import { AppException } from '@h/http';
@@ -173,6 +173,13 @@ export class AuthService {
       return { kind: 'user', userId: session.userId, sessionId: session.id, csrfToken: session.csrfToken };
     }
     return null;
+  }
+
+  /** What the sign-up page offers a person without an invitation (the first account is always open). */
+  async signupAvailability(): Promise<SignupAvailability> {
+    const policy = this.config.signupPolicy;
+    if (policy === 'open' || !(await this.users.anyExists())) return 'open';
+    return policy;
   }
 
   private policyRefusal(policy: 'open' | 'invite' | 'closed'): AppException {

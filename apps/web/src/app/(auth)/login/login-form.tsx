@@ -9,11 +9,13 @@ import { api } from '../../../lib/api-client';
 import type { User } from '@h/contracts';
 import { useAction } from '../../../lib/use-action';
 import { nextPath } from '../next-path';
+import { useSignupAvailability } from '../signup-availability';
 
 export function LoginForm() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const action = useAction();
+  const availability = useSignupAvailability();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -43,9 +45,13 @@ export function LoginForm() {
           Log in
         </SubmitButton>
       </form>
-      <p className="auth-switch">
-        New to H? <Link href="/signup">Create an account</Link>
-      </p>
+      {availability === 'invite' ? (
+        <p className="auth-switch muted">New to H? Ask a team admin for an invitation link.</p>
+      ) : availability === 'closed' ? null : (
+        <p className="auth-switch">
+          New to H? <Link href="/signup">Create an account</Link>
+        </p>
+      )}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { api } from '../../../lib/api-client';
 import type { AuthResponse } from '@h/contracts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@h/contracts/identity-api';
 import { useAction } from '../../../lib/use-action';
+import { useSignupAvailability } from '../signup-availability';
 
 // The api's password rules; the browser checks them first so the user hears about them at once.
 const PASSWORD_MIN = PASSWORD_MIN_LENGTH;
@@ -27,6 +28,8 @@ export function SignupForm({ invitation }: { invitation?: SignupInvitation } = {
   const [email, setEmail] = useState(invitation?.email ?? '');
   const [password, setPassword] = useState('');
   const action = useAction();
+  // An invitation opens sign-up whatever the policy; without one, say so before the form is filled in.
+  const availability = useSignupAvailability();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -36,6 +39,22 @@ export function SignupForm({ invitation }: { invitation?: SignupInvitation } = {
       window.location.assign(res.joined ? `/teams/${encodeURIComponent(res.joined.teamId)}` : '/teams');
     });
   };
+
+  if (!invitation && (availability === 'invite' || availability === 'closed')) {
+    return (
+      <div className="panel auth-panel" data-testid="signup-unavailable">
+        <h1>Create your H account</h1>
+        <p>
+          {availability === 'invite'
+            ? 'Sign-up on this H needs an invitation link. Ask a team admin to invite you: the link they send you opens the sign-up form.'
+            : 'Sign-up is turned off on this H. Ask its admin to make you an account.'}
+        </p>
+        <p className="auth-switch">
+          Already have an account? <Link href="/login">Log in</Link>
+        </p>
+      </div>
+    );
+  }
 
   return (
     <div className="panel auth-panel">
