@@ -55,6 +55,9 @@ describe('live collaboration', () => {
 
       // The owner starts a session in approve mode; the member follows it from before the first message.
       await page.getByRole('button', { name: 'New session' }).click();
+      // Two modes to choose from: h2c's `skip` is another name for Bypass, not a third choice.
+      const modes = page.getByRole('group', { name: 'Permissions' }).getByRole('radio');
+      expect(await modes.evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).value))).toEqual(['approve', 'bypass']);
       await page.getByRole('radio', { name: /^Approve/ }).check();
       await page.getByRole('button', { name: 'Start session' }).click();
       await page.waitForURL(/\?session=[0-9a-f-]{36}$/);

@@ -87,7 +87,7 @@ export function NewSessionForm({ workspaceId, onCreated, onCancel }: { workspace
       )}
       <fieldset className="radio-group">
         <legend>Permissions</legend>
-        {PERMISSION_MODES.map((m) => (
+        {PERMISSION_MODES.filter((m) => MODE_INFO[m].offered).map((m) => (
           <div key={m} className="radio-option">
             <input id={`session-mode-${m}`} type="radio" name="session-mode" value={m} checked={mode === m} onChange={() => setMode(m)} aria-describedby={`session-mode-${m}-help`} />
             <label htmlFor={`session-mode-${m}`}>
