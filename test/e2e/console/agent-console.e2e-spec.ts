@@ -248,6 +248,24 @@ describe('agent console', () => {
     const status = page.locator('.run-status[data-run-status="failed"]');
     await status.waitFor({ timeout: RUN_TIMEOUT_MS });
     expect(await status.innerText()).toMatch(/^Failed: No DeepSeek API key is set for this team/);
+    // On one line within the console (the whole message is in the transcript, and on hover here).
+    const fits = (el: Element) => {
+      const box = el.getBoundingClientRect();
+      return [el.closest('.console'), el.closest('.console')?.parentElement].every((c) => c && box.right <= c.getBoundingClientRect().right + 0.5);
+    };
+    expect(await status.evaluate(fits)).toBe(true);
+    const lines = (el: Element) => {
+      const tops = new Set<number>();
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of Array.from(range.getClientRects())) tops.add(Math.round(r.top));
+      }
+      return tops.size;
+    };
+    expect(await status.evaluate(lines)).toBe(1);
+    expect(await status.locator('[title]').getAttribute('title')).toMatch(/^Failed: No DeepSeek API key .*the team page\)\.$/);
     await transcriptOf(page).locator('[data-run-end="failed"]').getByText(/No DeepSeek API key/).waitFor();
     await screenshot(page, 'console-failed');
 

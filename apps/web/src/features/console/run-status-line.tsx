@@ -37,11 +37,15 @@ export function RunStatusLine({
   context: ContextUse | null;
 }) {
   const hit = cacheHitPercent(usage);
+  const text = statusText(status, position, error);
   return (
     <div className="status-line">
       <span className={`run-status run-status-${status ?? 'idle'}`} role="status" data-run-status={status ?? 'idle'}>
         {status === 'running' ? <span className="spinner" aria-hidden="true" /> : <span className="status-dot" aria-hidden="true" />}
-        {statusText(status, position, error)}
+        {/* One line: a failure's whole message is in the transcript (with what to do), and here on hover. */}
+        <span className="run-status-text" title={text}>
+          {text}
+        </span>
       </span>
       {usage.requests > 0 ? (
         <span className="usage" aria-label="Session usage">
