@@ -478,6 +478,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   // Public to users: it takes the metrics token only (test stacks set TEST_METRICS_TOKEN); refusals
   // without it are test/integration/telemetry/metrics.int-spec.ts's.
   'GET /api/metrics': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {}, headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } }) },
+  'GET /api/v1/auth/signup': { access: { kind: 'public' }, success: 200, prepare: async () => ({ params: {} }) },
   'POST /api/v1/auth/signup': {
     access: { kind: 'public' },
     success: 201,
