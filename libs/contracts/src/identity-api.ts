@@ -45,12 +45,15 @@ export interface User {
   name: string;
 }
 
+/** Who may sign up (SIGNUP_POLICY): anyone, only with an invitation link, or nobody (the admin makes accounts). */
+export const SIGNUP_POLICIES = ['open', 'invite', 'closed'] as const;
+export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
+
 /**
- * What a person without an invitation may do on the sign-up page now: `open` (anyone, or the
- * first account of a fresh instance under any policy), `invite` (only with an invitation link),
- * `closed` (no sign-ups; the admin makes accounts).
+ * What a person without an invitation may do on the sign-up page now: the policy, except that the
+ * first account of a fresh instance is `open` under any policy.
  */
-export type SignupAvailability = 'open' | 'invite' | 'closed';
+export type SignupAvailability = SignupPolicy;
 
 export interface SignupOptionsResponse {
   signup: SignupAvailability;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, TEAM_ROLES, TOKEN_SCOPES, type TokenScope, type AuthResponse, type MeResponse, type MeTeam, type SignupAvailability, type SignupOptionsResponse, type TeamRole, type User } from '@h/contracts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SIGNUP_POLICIES, TEAM_ROLES, TOKEN_SCOPES, type TokenScope, type AuthResponse, type MeResponse, type MeTeam, type SignupAvailability, type SignupOptionsResponse, type TeamRole, type User } from '@h/contracts';
 
 export class SignupDto {
   @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
@@ -58,7 +58,7 @@ export class JoinedDto {
 
 export class SignupOptionsDto implements SignupOptionsResponse {
   @ApiProperty({
-    enum: ['open', 'invite', 'closed'],
+    enum: SIGNUP_POLICIES,
     example: 'invite',
     description: 'open: anyone may sign up (or this is a fresh instance); invite: only with an invitation link; closed: no sign-ups',
   })

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SignupAvailability, TeamRole } from '@h/contracts';
+import type { SignupAvailability, SignupPolicy, TeamRole } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import { ApiTokenRepository, AuthSessionRepository, RateLimitRepository, UserRecord, UserRepository } from '@h/db';
 import { AppException } from '@h/http';
@@ -182,7 +182,7 @@ export class AuthService {
     return policy;
   }
 
-  private policyRefusal(policy: 'open' | 'invite' | 'closed'): AppException {
+  private policyRefusal(policy: SignupPolicy): AppException {
     return policy === 'invite'
       ? AppException.forbidden('Sign-up on this H needs an invitation link; ask a team admin to invite you.', 'SIGNUP_INVITE_ONLY')
       : AppException.forbidden('Sign-up is turned off on this H; ask its admin for an account.', 'SIGNUP_DISABLED');
