@@ -1,5 +1,9 @@
+// Must stay the first import: the worker's run sweep reads the whole database, and in the shared
+// one it re-enqueues runs other spec files left running, so "no active jobs" would depend on them.
+import { OWN_DATABASE_NAME } from '../../support/own-database';
 import { startStack, type TestStack } from '../../support/api-harness';
 import { freePort } from '../../support/free-port';
+import { createIsolatedDatabase } from '../../support/isolated-database';
 import { waitFor } from '../../support/wait-for';
 
 // The worker's health endpoint, served by an in-process worker (the built one is covered by
@@ -8,12 +12,17 @@ import { waitFor } from '../../support/wait-for';
 describe('worker /health', () => {
   let stack: TestStack;
   let port: number;
+  let drop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
+    drop = (await createIsolatedDatabase('own', OWN_DATABASE_NAME)).drop;
     port = await freePort();
     stack = await startStack({ worker: true, env: { WORKER_HEALTH_PORT: String(port), WORKER_HEALTH_MAX_LAG_MS: '100' } });
   }, 120_000);
-  afterAll(() => stack?.close());
+  afterAll(async () => {
+    await stack?.close();
+    await drop?.();
+  });
 
   const read = async () => {
     const res = await fetch(`http://127.0.0.1:${port}/health`);
