@@ -113,6 +113,30 @@ describe('web sign-up flow', () => {
     await page.close();
   });
 
+  it('should show no sign-up form before it knows sign-up is open, and the invitation notice instead of a form the server would refuse', async () => {
+    // This stack's policy is open; the answer is held, then given as an invite-only instance's
+    // would be, so the page's two states can be seen in order.
+    const page = await browser.context.newPage();
+    const pageErrors = watchPageErrors(page);
+    const held = new Promise<() => Promise<void>>((asked) => {
+      void page.route('**/api/v1/auth/signup', async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        asked(() => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ signup: 'invite' }) }));
+      });
+    });
+    await page.goto('/signup');
+    const answer = await held;
+    await page.getByText('Checking whether sign-up is open here…').waitFor();
+    expect(await page.getByLabel('Password').count()).toBe(0);
+
+    await answer();
+    await page.getByTestId('signup-unavailable').getByText('needs an invitation link').waitFor();
+    expect(await page.getByLabel('Password').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create account' }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
   it('should keep the passwords and cookies of these sign-ins out of the logs', () => {
     expect(secrets.foundInLogs()).toEqual([]);
   });

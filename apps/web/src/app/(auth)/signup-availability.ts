@@ -6,17 +6,20 @@ import { api } from '../../lib/api-client';
 
 /**
  * Whether a person without an invitation may sign up here now, asked before they fill in a form
- * the server would refuse. Null while asking, and when the answer could not be had (the form then
- * shows, and the server's refusal says why).
+ * the server would refuse. 'asking' until the answer arrives (pages show no form or link they might
+ * take back a moment later); 'unknown' when it could not be had (the form then shows, and the
+ * server's refusal says why).
  */
-export function useSignupAvailability(): SignupAvailability | null {
-  const [availability, setAvailability] = useState<SignupAvailability | null>(null);
+export type SignupAvailabilityState = SignupAvailability | 'asking' | 'unknown';
+
+export function useSignupAvailability(): SignupAvailabilityState {
+  const [availability, setAvailability] = useState<SignupAvailabilityState>('asking');
   useEffect(() => {
     let live = true;
     api
       .get<SignupOptionsResponse>('/api/v1/auth/signup', { redirectOnUnauthorized: false })
       .then((r) => live && setAvailability(r.signup))
-      .catch(() => undefined);
+      .catch(() => live && setAvailability('unknown'));
     return () => {
       live = false;
     };

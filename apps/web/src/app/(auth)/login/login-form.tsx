@@ -47,7 +47,7 @@ export function LoginForm() {
       </form>
       {availability === 'invite' ? (
         <p className="auth-switch muted">New to H? Ask a team admin for an invitation link.</p>
-      ) : availability === 'closed' ? null : (
+      ) : availability === 'closed' || availability === 'asking' ? null : (
         <p className="auth-switch">
           New to H? <Link href="/signup">Create an account</Link>
         </p>

@@ -40,6 +40,16 @@ export function SignupForm({ invitation }: { invitation?: SignupInvitation } = {
     });
   };
 
+  if (!invitation && availability === 'asking') {
+    // Usually a few milliseconds: a form shown now could be taken back by the answer.
+    return (
+      <div className="panel auth-panel" aria-busy="true" data-testid="signup-asking">
+        <h1>Create your H account</h1>
+        <p className="muted">Checking whether sign-up is open here…</p>
+      </div>
+    );
+  }
+
   if (!invitation && (availability === 'invite' || availability === 'closed')) {
     return (
       <div className="panel auth-panel" data-testid="signup-unavailable">
