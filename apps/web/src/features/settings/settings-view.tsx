@@ -1,9 +1,10 @@
 'use client';
 
 import Link from 'next/link';
+import { Fragment, type ReactNode } from 'react';
 import { Unavailable } from '../../components/unavailable';
 import { ApiError } from '../../lib/api-client';
-import type { ListResponse, WorkspaceResponse as Workspace } from '@h/contracts';
+import type { ListResponse, TeamRole, WorkspaceResponse as Workspace } from '@h/contracts';
 import { SETTINGS_SECTIONS, type SettingsSection } from '@h/contracts/settings-sections';
 import { canWrite, ROLE_LABELS } from '../../lib/roles';
 import { useSession } from '../../lib/session-context';
@@ -17,18 +18,30 @@ import { McpServersSection } from './mcp-servers-section';
 import { MemorySection } from './memory-section';
 import { ModelPresetsSection } from './model-presets-section';
 import { PreferencesSection } from './preferences-section';
+import { useHashTarget } from './use-hash-target';
 
-/** The page's table of contents, in the page's order (a long single column); tokens are listed to members and up. */
-const CONTENTS: Array<{ section: SettingsSection; writersOnly?: boolean }> = [
-  { section: 'preferences' },
-  { section: 'mcpServers' },
-  { section: 'memory' },
-  { section: 'modelPresets' },
-  { section: 'deepseekKey' },
-  { section: 'anthropicKey' },
-  { section: 'customProviders' },
-  { section: 'members' },
-  { section: 'tokens', writersOnly: true },
+interface SectionProps {
+  workspaceId: string;
+  base: string;
+  role: TeamRole;
+  workspaces: Workspace[];
+}
+
+/**
+ * The page's sections in the page's order (a long single column): the table of contents and the
+ * page are both drawn from this one list. Tokens are listed to members and up (a viewer's request
+ * would answer 403).
+ */
+const SECTIONS: Array<{ section: SettingsSection; writersOnly?: boolean; render: (p: SectionProps) => ReactNode }> = [
+  { section: 'preferences', render: () => <PreferencesSection /> },
+  { section: 'mcpServers', render: (p) => <McpServersSection workspaceId={p.workspaceId} role={p.role} /> },
+  { section: 'memory', render: (p) => <MemorySection workspaceId={p.workspaceId} role={p.role} /> },
+  { section: 'modelPresets', render: (p) => <ModelPresetsSection base={p.base} role={p.role} /> },
+  { section: 'deepseekKey', render: (p) => <ProviderKeySection base={p.base} role={p.role} /> },
+  { section: 'anthropicKey', render: (p) => <ProviderKeySection base={p.base} role={p.role} provider="anthropic" /> },
+  { section: 'customProviders', render: (p) => <CustomProvidersSection base={p.base} role={p.role} /> },
+  { section: 'members', render: (p) => <MembersSection base={p.base} role={p.role} /> },
+  { section: 'tokens', writersOnly: true, render: (p) => <TokensSection base={p.base} role={p.role} workspaces={p.workspaces} /> },
 ];
 
 /**
@@ -45,12 +58,16 @@ export function SettingsView({ workspaceId }: { workspaceId: string }) {
   // Tokens may be bound to a workspace: the form offers the team's workspaces (members and up only).
   const workspaces = useApiQuery<ListResponse<Workspace>>(base && canWrite(team?.role) ? base + '/workspaces' : null);
   useDocumentTitle(workspace.data ? `Settings · ${workspace.data.name}` : undefined);
+  // The sections (and their headings, the `#` targets) render once the workspace and team are known.
+  useHashTarget(Boolean(workspace.data && base && team));
 
   if (workspace.error) return <Unavailable what="Workspace" error={workspace.error} />;
   if (!workspace.data || !base) return <p className="muted">Loading settings…</p>;
   const w = workspace.data;
   if (!team) return <Unavailable what="Team" error={new ApiError(404, 'NOT_FOUND', 'Not found.')} />;
   const role = team.role;
+  const shown = SECTIONS.filter((x) => !x.writersOnly || canWrite(role));
+  const props: SectionProps = { workspaceId: w.id, base, role, workspaces: workspaces.data?.items ?? [] };
 
   return (
     <>
@@ -75,22 +92,15 @@ export function SettingsView({ workspaceId }: { workspaceId: string }) {
         </Link>
       </div>
       <nav aria-label="Settings sections" className="settings-toc">
-        {CONTENTS.filter((x) => !x.writersOnly || canWrite(role)).map(({ section }) => (
+        {shown.map(({ section }) => (
           <a key={section} href={`#${SETTINGS_SECTIONS[section].id}`}>
             {SETTINGS_SECTIONS[section].title}
           </a>
         ))}
       </nav>
-      <PreferencesSection />
-      <McpServersSection workspaceId={w.id} role={role} />
-      <MemorySection workspaceId={w.id} role={role} />
-      <ModelPresetsSection base={base} role={role} />
-      <ProviderKeySection base={base} role={role} />
-      <ProviderKeySection base={base} role={role} provider="anthropic" />
-      <CustomProvidersSection base={base} role={role} />
-      <MembersSection base={base} role={role} />
-      {/* Tokens are listed to members and up; a viewer's request would answer 403. */}
-      {canWrite(role) ? <TokensSection base={base} role={role} workspaces={workspaces.data?.items ?? []} /> : null}
+      {shown.map(({ section, render }) => (
+        <Fragment key={section}>{render(props)}</Fragment>
+      ))}
     </>
   );
 }
