@@ -5,6 +5,7 @@
 // `text.delta` and `thinking.delta` are ephemeral: published live, never needed for a rebuild.
 import { z } from 'zod';
 import { AGENT_CHANGE_KINDS, AGENT_CHANGE_STATUSES } from './changes';
+import { SETTINGS_SECTION_KEYS } from './settings-sections';
 import { PERMISSION_BEHAVIORS, STEP_END_STATUSES, STEP_PLAN_MAX_STEPS, TODO_STATUSES } from './session-api';
 
 /** Base64 characters of a tool result's image kept in the log (a 1024x1024 PNG is well under). */
@@ -202,7 +203,8 @@ export const agentEventDataSchemas = {
     tokensAfter: z.number(),
   }),
   'run.done': z.object({ summary: z.string().nullable(), reply: z.string().nullable(), usage: usageSchema }),
-  'run.failed': z.object({ code: z.string(), message: z.string(), usage: usageSchema }),
+  /** `settings`: the Settings section where the failure is mended (a provider key), when there is one. */
+  'run.failed': z.object({ code: z.string(), message: z.string(), usage: usageSchema, settings: z.enum(SETTINGS_SECTION_KEYS).optional() }),
   /** `by`: the user who cancelled, when one did (the API appends it). */
   'run.cancelled': z.object({ usage: usageSchema, by: z.string().optional() }),
   /**

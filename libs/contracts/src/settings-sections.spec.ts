@@ -1,4 +1,4 @@
-import { SETTINGS_SECTIONS, settingsPlace } from './settings-sections';
+import { failureSettingsSection, SETTINGS_SECTIONS, settingsPlace } from './settings-sections';
 
 describe('settingsPlace', () => {
   it('names a team setting by its heading, and says it is also on the team page', () => {
@@ -16,5 +16,19 @@ describe('settingsPlace', () => {
   it('gives every section its own link target', () => {
     const ids = Object.values(SETTINGS_SECTIONS).map((s) => s.id);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('failureSettingsSection', () => {
+  it("should name the key's section of the session's engine and provider for failures Settings mends", () => {
+    expect(failureSettingsSection('PROVIDER_KEY_MISSING', { engine: 'h', providerId: null })).toBe('deepseekKey');
+    expect(failureSettingsSection('PROVIDER_AUTH_FAILED', { engine: 'h', providerId: 'p1' })).toBe('customProviders');
+    expect(failureSettingsSection('PROVIDER_KEY_UNREADABLE', { engine: 'claude-code', providerId: null })).toBe('anthropicKey');
+  });
+
+  it('should name no section for failures Settings cannot mend', () => {
+    for (const code of ['PROVIDER_RATE_LIMITED', 'STEP_LIMIT', 'SANDBOX_UNAVAILABLE', 'INTERNAL']) {
+      expect(failureSettingsSection(code, { engine: 'h', providerId: null })).toBeUndefined();
+    }
   });
 });

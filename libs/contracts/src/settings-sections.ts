@@ -34,3 +34,20 @@ export function settingsPlace(section: SettingsSection, item?: string): string {
   const path = `Settings → ${s.title}${item ? ` → ${item}` : ''}`;
   return s.onTeamPage ? `${path} (a workspace's Settings, or the team page)` : path;
 }
+
+/** The section keys, for schemas (`run.failed`'s `settings`). */
+export const SETTINGS_SECTION_KEYS = Object.keys(SETTINGS_SECTIONS) as [SettingsSection, ...SettingsSection[]];
+
+/** Run failures a team admin mends in Settings: the provider keys and the team's providers live there. */
+export const SETTINGS_FIX_CODES: ReadonlySet<string> = new Set(['PROVIDER_KEY_MISSING', 'PROVIDER_KEY_UNREADABLE', 'PROVIDER_AUTH_FAILED', 'PROVIDER_GONE']);
+
+/**
+ * Where a run's failure with `code` is mended, for a session on `engine` with team provider
+ * `providerId` (null: DeepSeek): the key's or provider's section, or undefined when Settings cannot
+ * mend it. The console links there ("Open Settings").
+ */
+export function failureSettingsSection(code: string, session: { engine: string; providerId: string | null }): SettingsSection | undefined {
+  if (!SETTINGS_FIX_CODES.has(code)) return undefined;
+  if (session.engine === 'claude-code') return 'anthropicKey';
+  return session.providerId ? 'customProviders' : 'deepseekKey';
+}

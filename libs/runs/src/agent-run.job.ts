@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { listTree, rebuildConversation, runAgent, stepModeState, type AgentRunOptions, type AgentRunResult, type ToolAuthorization } from '@h/agent';
-import type { AgentEvent, ErrorCode } from '@h/contracts';
+import { type AgentEvent, type ErrorCode, failureSettingsSection, type SettingsSection } from '@h/contracts';
 import { AppConfig } from '@h/config';
 import {
   AgentSessionRecord,
@@ -62,6 +62,8 @@ class RunFailure extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** The Settings section that mends it (a provider key), for the console's link. */
+    readonly settings?: SettingsSection,
   ) {
     super(message);
   }
@@ -143,7 +145,7 @@ export class AgentRunJob {
       if (!(err instanceof RunFailure)) this.logger.error({ runId, err }, 'run crashed');
       await this.conclusion.finish(run, leaseId, 'failed', { code: failure.code, message: failure.message }, {
         type: 'run.failed',
-        data: { code: failure.code, message: failure.message, usage: ZERO_USAGE },
+        data: { code: failure.code, message: failure.message, usage: ZERO_USAGE, ...(failure.settings ? { settings: failure.settings } : {}) },
       });
     } finally {
       this.controllers.delete(runId);
@@ -320,8 +322,8 @@ export class AgentRunJob {
       diagnostics: runDiagnostics(async () => (await this.sandboxes.driver()).connect(sandbox.record), written),
       reviewNotes: this.hooks.reviewNotes(session.id, [...stored, ...interrupted].at(-1)?.seq ?? 0),
       onEvent: async (event) => {
-        await this.recordEvent(run, writer, await this.withRunTotals(run, stored, event, writer), timings);
-        for (const notice of notices.after(event)) await this.recordEvent(run, writer, notice, timings);
+        await this.recordEvent(run, session, writer, await this.withRunTotals(run, stored, event, writer), timings);
+        for (const notice of notices.after(event)) await this.recordEvent(run, session, writer, notice, timings);
       },
     };
     let result: AgentRunResult;
@@ -370,7 +372,7 @@ export class AgentRunJob {
       workspace,
       stored,
       signal: controller.signal,
-      record: (event) => this.recordEvent(run, writer, event, timings),
+      record: (event) => this.recordEvent(run, session, writer, event, timings),
       flush: () => writer.flush(),
     });
     await writer.flush();
@@ -392,9 +394,9 @@ export class AgentRunJob {
   }
 
   /** An engine event through the sink; a paid model request may stop the run if the budget is spent. */
-  private recordEvent(run: RunRecord, writer: RunEventWriter, engineEvent: AgentEvent, timings: RunTimings): Promise<void> {
+  private recordEvent(run: RunRecord, session: AgentSessionRecord, writer: RunEventWriter, engineEvent: AgentEvent, timings: RunTimings): Promise<void> {
     // A model request was paid for: stop here, before its calls run, if the budget is spent.
-    return this.sink.record(run, writer, withApiErrorCode(engineEvent), timings, () => this.guards.get(run.id)?.afterUsage(() => writer.flush()) ?? Promise.resolve());
+    return this.sink.record(run, writer, asApiFailure(engineEvent, session), timings, () => this.guards.get(run.id)?.afterUsage(() => writer.flush()) ?? Promise.resolve());
   }
 
   private authorize(session: AgentSessionRecord, decisions: Map<string, Decision>, callId: string, category: string, approval?: 'ask' | 'allow'): ToolAuthorization {
@@ -416,14 +418,20 @@ export class AgentRunJob {
     try {
       return await this.providers.resolve(session);
     } catch (err) {
-      if (err instanceof ProviderUnavailableError) throw new RunFailure(err.code, err.message);
+      if (err instanceof ProviderUnavailableError) throw new RunFailure(err.code, err.message, failureSettingsSection(err.code, session));
       throw err;
     }
   }
 }
 
-/** A failure or error event as the API tells it: the engine's code translated (engine-error-codes.ts). */
-function withApiErrorCode(event: AgentEvent): AgentEvent {
-  if (event.type !== 'run.failed' && event.type !== 'error') return event;
-  return { ...event, data: { ...event.data, code: apiErrorCode(event.data.code) } } as AgentEvent;
+/**
+ * A failure or error event as the API tells it: the engine's code translated (engine-error-codes.ts),
+ * and a failure that Settings mends names its section (the console links there).
+ */
+function asApiFailure(event: AgentEvent, session: { engine: string; providerId: string | null }): AgentEvent {
+  if (event.type === 'error') return { ...event, data: { ...event.data, code: apiErrorCode(event.data.code) } };
+  if (event.type !== 'run.failed') return event;
+  const code = apiErrorCode(event.data.code);
+  const settings = failureSettingsSection(code, session);
+  return { ...event, data: { ...event.data, code, ...(settings ? { settings } : {}) } };
 }

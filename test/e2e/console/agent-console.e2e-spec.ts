@@ -269,15 +269,22 @@ describe('agent console', () => {
     await transcriptOf(page).locator('[data-run-end="failed"]').getByText(/No DeepSeek API key/).waitFor();
     await screenshot(page, 'console-failed');
 
-    // The failure links to where the key is set, and the owner sets it there.
+    // The failure links to the section where the key is set, and the owner sets it there: the page
+    // scrolls to it once its sections have loaded, below the sticky top bar.
     await transcriptOf(page).locator('[data-run-end="failed"]').getByRole('link', { name: 'Open Settings' }).click();
-    await page.waitForURL(/\/workspaces\/[0-9a-f-]{36}\/settings$/);
-    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'DeepSeek API key' }).click();
-    await page.waitForURL(/\/settings#provider-heading-deepseek$/);
+    await page.waitForURL(/\/workspaces\/[0-9a-f-]{36}\/settings#provider-heading-deepseek$/);
     await deepSeekKeySection(page).getByLabel('API key', { exact: true }).waitFor();
-    // The link scrolled the section's heading into the window, below the sticky top bar.
     const heading = deepSeekKeySection(page).getByRole('heading', { name: 'DeepSeek API key' });
-    await waitFor('the DeepSeek key section scrolled into view', async () => ((await heading.boundingBox())?.y ?? Infinity) < 200);
+    const inView = async () => {
+      const y = (await heading.boundingBox())?.y ?? Infinity;
+      return y >= 0 && y < 200;
+    };
+    await waitFor('the DeepSeek key section scrolled into view', inView);
+    // The contents list at the top leads there too.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await waitFor('the page back at its top', async () => !(await inView()));
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'DeepSeek API key' }).click();
+    await waitFor('the DeepSeek key section scrolled into view from the contents', inView);
     await deepSeekKeySection(page).getByLabel('API key', { exact: true }).fill(`sk-e2e-${uniqueSuffix()}`);
     await deepSeekKeySection(page).getByRole('button', { name: 'Save key' }).click();
     await deepSeekKeySection(page).getByTestId('provider-status').getByText('Configured', { exact: true }).waitFor();

@@ -229,12 +229,14 @@ describe('claude-code engine', () => {
 
   it('should fail the run with PROVIDER_KEY_MISSING when the team has no Anthropic key, without starting Claude Code', async () => {
     const world = await claudeWorld('claude-nokey', false);
-    const { runId } = await startClaudeRun(world, PROMPT);
+    const { sessionId, runId } = await startClaudeRun(world, PROMPT);
     const run = await waitForRunStatus(world.client, runId, ['completed', 'failed', 'cancelled'], 60_000);
     expect(run.status).toBe('failed');
     expect(run.error.code).toBe('PROVIDER_KEY_MISSING');
-    // The message names the section of the settings where an admin adds the key.
+    // The message names the section of the settings where an admin adds the key, and the event
+    // names it for the console's link.
     expect(run.error.message).toMatch(/Settings → Anthropic API key/);
+    expect((await allEvents(world.client, sessionId)).at(-1)).toEqual(expect.objectContaining({ type: 'run.failed', data: expect.objectContaining({ settings: 'anthropicKey' }) }));
     expect(model.requests).toHaveLength(0);
   });
 });

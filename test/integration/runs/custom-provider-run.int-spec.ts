@@ -97,10 +97,12 @@ describe('runs through a custom provider', () => {
     const world = await createRunWorld(ctx.stack, 'custom-errors');
     const wrongKey = `sk-wrong-${randomUUID()}`;
     recordSecrets(wrongKey);
-    const cases: { setup: () => Promise<string>; code: string; message: RegExp; prompt?: string }[] = [
+    // settings: the section the failure event names for the console's "Open Settings" link.
+    const cases: { setup: () => Promise<string>; code: string; message: RegExp; prompt?: string; settings?: string }[] = [
       {
         setup: async () => sessionOn(world, (await provider(world, { name: 'Wrong key lab', apiKey: wrongKey })).id),
         code: 'PROVIDER_AUTH_FAILED',
+        settings: 'customProviders',
         message: /provider "Wrong key lab" rejected the API key \(HTTP 401\)\. Set a valid key for your team under Settings → OpenAI-compatible providers → Wrong key lab/,
       },
       {
@@ -123,6 +125,7 @@ describe('runs through a custom provider', () => {
           return id;
         },
         code: 'PROVIDER_GONE',
+        settings: 'customProviders',
         message: /provider this session uses was deleted/,
       },
     ];
@@ -134,6 +137,7 @@ describe('runs through a custom provider', () => {
       expect(run.error.message).toMatch(c.message);
       const last = (await allEvents(world.client, sessionId)).at(-1);
       expect(last).toEqual(expect.objectContaining({ type: 'run.failed', data: expect.objectContaining({ code: c.code }) }));
+      expect(last?.data.settings).toBe(c.settings);
       expect(JSON.stringify(last)).not.toContain(wrongKey);
     }
     // A rejected key is not retried; nothing went to DeepSeek.

@@ -70,7 +70,9 @@ describe('provider failures and usage accounting', () => {
     expect(run.error.code).toBe('PROVIDER_AUTH_FAILED');
     expect(run.error.message).toMatch(/HTTP 401/);
     expect(run.error.message).toMatch(/Settings → DeepSeek API key/);
-    expect(JSON.stringify(await allEvents(world.client, sessionId))).not.toContain(wrongKey);
+    const events = await allEvents(world.client, sessionId);
+    expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'run.failed', data: expect.objectContaining({ code: 'PROVIDER_AUTH_FAILED', settings: 'deepseekKey' }) }));
+    expect(JSON.stringify(events)).not.toContain(wrongKey);
     // A rejected key is not retried.
     expect(ctx.model.requests.filter((r) => r.status === 401)).toHaveLength(1);
   });
@@ -84,7 +86,8 @@ describe('provider failures and usage accounting', () => {
     expect(run.error.code).toBe('PROVIDER_KEY_MISSING');
     expect(run.error.message).toMatch(/Settings → DeepSeek API key/);
     const last = (await allEvents(world.client, sessionId)).at(-1);
-    expect(last).toEqual(expect.objectContaining({ type: 'run.failed', data: expect.objectContaining({ code: 'PROVIDER_KEY_MISSING' }) }));
+    // The console links the failure to the section where the key is set.
+    expect(last).toEqual(expect.objectContaining({ type: 'run.failed', data: expect.objectContaining({ code: 'PROVIDER_KEY_MISSING', settings: 'deepseekKey' }) }));
     expect(ctx.model.requests).toEqual([]);
   });
 

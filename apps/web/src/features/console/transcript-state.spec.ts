@@ -116,7 +116,13 @@ describe('console transcript state', () => {
       ev('r2', 'message.user', { content: 'go' }),
       ev('r2', 'run.failed', { code: 'PROVIDER_KEY_MISSING', message: 'No DeepSeek API key is set.', usage }),
     ]);
+    // An event recorded before failures named their section still sends the person to Settings.
     expect(missing.turns[0].items.at(-1)).toMatchObject({ kind: 'end', status: 'failed', fixIn: 'settings' });
+    const named = applyEvents(initialConsoleState, [
+      ev('r3', 'message.user', { content: 'go' }),
+      ev('r3', 'run.failed', { code: 'PROVIDER_AUTH_FAILED', message: 'The Anthropic key was refused.', usage, settings: 'anthropicKey' }),
+    ]);
+    expect(named.turns[0].items.at(-1)).toMatchObject({ kind: 'end', status: 'failed', fixIn: 'anthropicKey' });
   });
 
   it('should show the newest plan the agent wrote', () => {

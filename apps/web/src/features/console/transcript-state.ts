@@ -1,5 +1,6 @@
 import { applyStepEvent, type StepPlanView } from './step-plan-state';
 import { applySubAgentEvent, delegationItem, type DelegationItem, type SubAgentRef } from './sub-agent-state';
+import { SETTINGS_FIX_CODES, SETTINGS_SECTIONS, type SettingsSection } from '@h/contracts/settings-sections';
 import type { AgentChangeKind, AgentChangeStatus, AgentChangeSummary, DeltaFrame, EventEnvelope, PermissionPreview, RunStatus, Usage, Todo, AgentToolCall as ToolCallData } from '@h/contracts';
 
 // The console's view of one session, folded from its event log. Pure functions of the events, so a
@@ -42,8 +43,11 @@ export type TranscriptItem =
   | DelegationItem
   | { kind: 'summary'; key: string; summary: string }
   | { kind: 'notice'; key: string; tone: 'info' | 'error'; text: string }
-  /** `fixIn`: where the person can mend what failed the run (the key's settings). */
-  | { kind: 'end'; key: string; status: 'completed' | 'failed' | 'cancelled'; text: string; fixIn?: 'settings' };
+  /**
+   * `fixIn`: where the person can mend what failed the run: the key's Settings section, or Settings
+   * at large for failures recorded before events named the section.
+   */
+  | { kind: 'end'; key: string; status: 'completed' | 'failed' | 'cancelled'; text: string; fixIn?: SettingsSection | 'settings' };
 
 /** One run's part of the transcript: its user message and everything the agent did for it. */
 export interface Turn {
@@ -185,10 +189,13 @@ function setRun(state: ConsoleState, runId: string | null, status: RunStatus, er
   if (runId) state.runs[runId] = { status, error };
 }
 
-/** Failures a team admin mends in the settings (the provider keys and providers live there). */
-const SETTINGS_FIXES: ReadonlySet<string> = new Set(['PROVIDER_KEY_MISSING', 'PROVIDER_KEY_UNREADABLE', 'PROVIDER_AUTH_FAILED', 'PROVIDER_GONE']);
+/** Where a `run.failed` is mended: the section the event names, or Settings for an older event's provider failure. */
+function failureFix(d: Data): SettingsSection | 'settings' | undefined {
+  if (typeof d.settings === 'string' && Object.hasOwn(SETTINGS_SECTIONS, d.settings)) return d.settings as SettingsSection;
+  return SETTINGS_FIX_CODES.has(str(d.code)) ? 'settings' : undefined;
+}
 
-function endRun(state: ConsoleState, e: EventEnvelope, status: 'completed' | 'failed' | 'cancelled', text: string, error: string | null = null, code?: string): void {
+function endRun(state: ConsoleState, e: EventEnvelope, status: 'completed' | 'failed' | 'cancelled', text: string, error: string | null = null, fixIn?: SettingsSection | 'settings'): void {
   setRun(state, e.runId, status, error);
   state.pending = state.pending.filter((p) => p.runId !== e.runId);
   if (state.live && (state.live.runId === e.runId || state.live.runId === null)) state.live = null;
@@ -198,7 +205,7 @@ function endRun(state: ConsoleState, e: EventEnvelope, status: 'completed' | 'fa
     if (turn.runId !== e.runId) continue;
     turn.items = turn.items.map((i) => (i.kind === 'tool' && (i.status === 'running' || i.status === 'pending' || i.status === 'waiting') ? { ...i, status: 'error' } : i));
   }
-  turnFor(state, e).items.push({ kind: 'end', key: `end-${e.seq}`, status, text, ...(code && SETTINGS_FIXES.has(code) ? { fixIn: 'settings' as const } : {}) });
+  turnFor(state, e).items.push({ kind: 'end', key: `end-${e.seq}`, status, text, ...(fixIn ? { fixIn } : {}) });
 }
 
 /** `ownRun`: false when a sub-agent's event is applied as an ordinary one (see applySubAgentEvent). */
@@ -370,7 +377,7 @@ function applyOne(state: ConsoleState, e: EventEnvelope, ownRun = true): void {
       endRun(state, e, 'completed', 'Run finished.');
       return;
     case 'run.failed':
-      endRun(state, e, 'failed', `Run failed: ${str(d.message)}`, str(d.message), str(d.code));
+      endRun(state, e, 'failed', `Run failed: ${str(d.message)}`, str(d.message), failureFix(d));
       return;
     case 'run.cancelled':
       endRun(state, e, 'cancelled', 'Run cancelled.');

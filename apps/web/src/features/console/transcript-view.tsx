@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Session as AgentSession } from '@h/contracts';
+import { SETTINGS_SECTIONS } from '@h/contracts/settings-sections';
 import { DiffCard } from './diff-card';
 import { MarkdownView } from './markdown-view';
 import { DelegationCard } from './delegation-card';
@@ -44,10 +45,10 @@ function RunEnd({ item }: { item: Extract<TranscriptItem, { kind: 'end' }> }) {
   return (
     <p className={`run-end run-end-${item.status}`} data-run-end={item.status}>
       {item.text}
-      {item.fixIn === 'settings' && workspaceId ? (
+      {item.fixIn && workspaceId ? (
         <>
           {' '}
-          <Link href={`/workspaces/${workspaceId}/settings`}>Open Settings</Link>
+          <Link href={`/workspaces/${workspaceId}/settings${item.fixIn === 'settings' ? '' : `#${SETTINGS_SECTIONS[item.fixIn].id}`}`}>Open Settings</Link>
         </>
       ) : null}
     </p>
