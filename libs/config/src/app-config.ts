@@ -1,7 +1,6 @@
 import { join, resolve } from 'node:path';
+import type { SignupPolicy } from '@h/contracts/identity-api';
 import { ConfigError, Env, parseEnv } from './env.schema';
-
-export type SignupPolicy = 'open' | 'invite' | 'closed';
 
 // The config service: everything reads settings through this, never process.env directly.
 export class AppConfig {

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+// The zod-free entry: sandboxd and the model server load this schema too.
+import { SIGNUP_POLICIES } from '@h/contracts/identity-api';
 import { parseDockerHosts } from './docker-hosts';
 
 // Every variable H reads, validated once at boot. `.env.example` documents each of them; a process
@@ -78,7 +80,7 @@ export const envSchema = z.object({
    * or closed. Unset: open when NODE_ENV=development, invite otherwise. The first account of a fresh
    * instance may always sign up and becomes its admin.
    */
-  SIGNUP_POLICY: z.enum(['open', 'invite', 'closed']).optional(),
+  SIGNUP_POLICY: z.enum(SIGNUP_POLICIES).optional(),
   /** Deprecated alias: true = open, false = closed; SIGNUP_POLICY wins when both are set. */
   SIGNUP_ENABLED: bool.optional(),
   /** Sign-up attempts per client address (IPv6 by /64) within SIGNUP_WINDOW_SECONDS. */
