@@ -26,7 +26,7 @@ import { SessionQueryService } from '@h/session-search';
 import { delegationRequests, type DelegationRequest } from '@h/tools';
 import { SandboxManager } from '@h/workspaces';
 import { ClaudeCodeRunner } from './claude-code-run';
-import { apiErrorCode } from './engine-error-codes';
+import { apiErrorCode, asApiFailure } from './engine-error-codes';
 import { DelegationService } from './delegation.service';
 import { authorizeCall, type PermissionDecision } from './permission-policy';
 import { RunDispatcher } from './run-dispatcher.service';
@@ -422,16 +422,4 @@ export class AgentRunJob {
       throw err;
     }
   }
-}
-
-/**
- * A failure or error event as the API tells it: the engine's code translated (engine-error-codes.ts),
- * and a failure that Settings mends names its section (the console links there).
- */
-function asApiFailure(event: AgentEvent, session: { engine: string; providerId: string | null }): AgentEvent {
-  if (event.type === 'error') return { ...event, data: { ...event.data, code: apiErrorCode(event.data.code) } };
-  if (event.type !== 'run.failed') return event;
-  const code = apiErrorCode(event.data.code);
-  const settings = failureSettingsSection(code, session);
-  return { ...event, data: { ...event.data, code, ...(settings ? { settings } : {}) } };
 }

@@ -1,4 +1,4 @@
-import { type ErrorCode, isErrorCode } from '@h/contracts';
+import { type AgentEvent, type ErrorCode, failureSettingsSection, isErrorCode } from '@h/contracts';
 import type { ModelErrorCode } from '@h/llm';
 
 // The engine (libs/agent) names its failures in its own words: `step_limit`, `no_completion`,
@@ -35,4 +35,16 @@ const ENGINE_TO_API: Record<EngineErrorCode, ErrorCode> = {
 export function apiErrorCode(engineCode: string): ErrorCode {
   if (isErrorCode(engineCode)) return engineCode;
   return Object.hasOwn(ENGINE_TO_API, engineCode) ? ENGINE_TO_API[engineCode as EngineErrorCode] : 'INTERNAL';
+}
+
+/**
+ * A failure or error event as the API tells it: the engine's code translated (above),
+ * and a failure that Settings mends names its section (the console links there).
+ */
+export function asApiFailure(event: AgentEvent, session: { engine: string; providerId: string | null }): AgentEvent {
+  if (event.type === 'error') return { ...event, data: { ...event.data, code: apiErrorCode(event.data.code) } };
+  if (event.type !== 'run.failed') return event;
+  const code = apiErrorCode(event.data.code);
+  const settings = failureSettingsSection(code, session);
+  return { ...event, data: { ...event.data, code, ...(settings ? { settings } : {}) } };
 }
