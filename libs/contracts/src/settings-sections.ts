@@ -2,6 +2,9 @@
 // ids are link targets), its table of contents, and every error or hint that sends a user there.
 // A renamed heading changes here, and the page, its contents list and the messages follow.
 
+// Type-only: this entry stays free of the registry's values for the browser.
+import type { ErrorCode } from './error-codes';
+
 export interface SettingsSectionInfo {
   /** The heading's element id: `#id` links land on it. */
   id: string;
@@ -38,8 +41,11 @@ export function settingsPlace(section: SettingsSection, item?: string): string {
 /** The section keys, for schemas (`run.failed`'s `settings`). */
 export const SETTINGS_SECTION_KEYS = Object.keys(SETTINGS_SECTIONS) as [SettingsSection, ...SettingsSection[]];
 
-/** Run failures a team admin mends in Settings: the provider keys and the team's providers live there. */
-export const SETTINGS_FIX_CODES: ReadonlySet<string> = new Set(['PROVIDER_KEY_MISSING', 'PROVIDER_KEY_UNREADABLE', 'PROVIDER_AUTH_FAILED', 'PROVIDER_GONE']);
+/**
+ * Run failures a team admin mends in Settings: the provider keys and the team's providers live
+ * there. Checked against the error registry (a misspelt code is a compile error).
+ */
+export const SETTINGS_FIX_CODES: ReadonlySet<string> = new Set<ErrorCode>(['PROVIDER_KEY_MISSING', 'PROVIDER_KEY_UNREADABLE', 'PROVIDER_AUTH_FAILED', 'PROVIDER_GONE']);
 
 /**
  * Where a run's failure with `code` is mended, for a session on `engine` with team provider
