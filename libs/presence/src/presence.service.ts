@@ -124,10 +124,18 @@ export class PresenceService implements OnModuleInit, OnModuleDestroy {
         for (const e of renewed) sockets.set(e.socketId, e);
         await this.repo.renew(workspaceId, renewed, this.ttlMs);
         const { entries, pruned } = await this.repo.list(workspaceId);
-        // Lost from Redis (flushed, or expired while this process was stalled): put them back.
+        // Lost from Redis (flushed, or expired while this process was stalled): put them back as
+        // this process holds them now. A join or file switch may have landed while Redis was
+        // read, and the snapshot above would overwrite it with the file the socket had before.
         const missing = renewed.filter((e) => !entries.some((x) => x.socketId === e.socketId));
-        for (const e of missing) await this.repo.put(workspaceId, e, this.ttlMs);
-        if (pruned || missing.length) this.broadcast(workspaceId);
+        let restored = 0;
+        for (const { socketId } of missing) {
+          const current = sockets.get(socketId);
+          if (!current) continue; // it left meanwhile
+          await this.repo.put(workspaceId, current, this.ttlMs);
+          restored++;
+        }
+        if (pruned || restored) this.broadcast(workspaceId);
       } catch (err) {
         this.logger.warn({ err, workspaceId }, 'presence heartbeat failed');
       }
