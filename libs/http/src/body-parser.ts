@@ -38,6 +38,22 @@ function checkParsedBody(req: Request, res: Response, next: NextFunction): void 
   sendError(res, 'VALIDATION_FAILED', problem);
 }
 
+/**
+ * What a body the strict JSON parser refused is, when it is valid JSON after all: a bare number,
+ * string, boolean or null (strict mode takes only objects and arrays). Null for malformed JSON.
+ */
+function jsonPrimitive(body: unknown): string | null {
+  if (typeof body !== 'string') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (value === null) return 'null';
+  return typeof value === 'object' ? null : `a ${typeof value}`;
+}
+
 // Nest's built-in parser reports malformed JSON through express' default handler (HTML). Ours
 // answers with the one error shape and names the limit. Only the api's own paths are parsed (/api
 // and h2c's /v1/task): every other path goes to the web app through the proxy with its body untouched.
@@ -57,7 +73,9 @@ export function installBodyParsers(app: INestApplication, limit: string): void {
     } else if (err.type === 'entity.too.deep') {
       sendError(res, 'VALIDATION_FAILED', err.message ?? 'The request body is nested too deeply.');
     } else if (err.type === 'entity.parse.failed') {
-      sendError(res, 'INVALID_JSON', 'The request body is not valid JSON.', status);
+      const primitive = jsonPrimitive((err as { body?: unknown }).body);
+      if (primitive) sendError(res, 'VALIDATION_FAILED', `The request body must be a JSON object, not ${primitive}.`);
+      else sendError(res, 'INVALID_JSON', 'The request body is not valid JSON.', status);
     } else if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
       sendError(res, 'UNSUPPORTED_MEDIA_TYPE', err.message ?? 'Unsupported encoding.');
     } else if (status < 500) {

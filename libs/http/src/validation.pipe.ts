@@ -3,12 +3,29 @@ import { DECORATORS } from '@nestjs/swagger/dist/constants';
 import { AppException } from './app.exception';
 import { findInputProblem, INPUT_LIMITS, parseQueryInteger } from './input-policy';
 
+// Checks of a value's kind. When one of them fails, the property's other checks (length,
+// pattern, range) say nothing useful: `{"name": 42}` is "name must be a string", not "name must
+// not be blank".
+const KIND_CHECKS = new Set(['isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'isUUID', 'isIn', 'isEnum', 'isISO8601', 'isUrl', 'isEmail']);
+
+/** One message per invalid property: its failed kind check, or else the first check it failed. */
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((e) => {
     const path = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((c) => (c.startsWith(e.property) ? c.replace(e.property, path) : `${path}: ${c}`));
+    const failed = Object.entries(e.constraints ?? {});
+    const [check, message] = failed.find(([name]) => KIND_CHECKS.has(name)) ?? failed[0] ?? [];
+    let own: string[] = [];
+    if (check === 'whitelistValidation') own = [unknownField(path, e.target)];
+    else if (message !== undefined) own = [message.startsWith(e.property) ? message.replace(e.property, path) : `${path}: ${message}`];
     return [...own, ...describe(e.children ?? [], path)];
   });
+}
+
+/** "x is not a field here": with the fields the object takes, from its DTO's documentation. */
+function unknownField(path: string, target: object | undefined): string {
+  const props: string[] = target ? (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, Object.getPrototypeOf(target)) ?? []) : [];
+  const fields = props.map((p) => p.replace(/^:/, ''));
+  return fields.length ? `${path} is not a field here; the fields are ${fields.join(', ')}` : `${path} is not a field here`;
 }
 
 const invalid = (message: string) => AppException.badRequest('VALIDATION_FAILED', message);
@@ -45,7 +62,8 @@ class StrictValidationPipe extends ValidationPipe {
       // never get here (they are checked, and answered with an ack, by the gateway).
       const problem = findInputProblem(value, 'body');
       if (problem) throw invalid(problem);
-      if (value && typeof value === 'object' && !Array.isArray(value)) {
+      if (Array.isArray(value)) throw invalid('The request body must be a JSON object, not an array.');
+      if (value && typeof value === 'object') {
         for (const [key, v] of Object.entries(value)) {
           if (v === null && !documented(dto, key)?.nullable) throw invalid(`${key} must not be null; leave it out instead`);
         }
@@ -68,7 +86,9 @@ export function createValidationPipe(): ValidationPipe {
   return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
-    stopAtFirstError: true,
+    // Every check of a property runs, so describe() can name the one that matters.
+    // The object checked (never sent anywhere) lets describe() name the fields a route takes.
+    validationError: { target: true, value: false },
     transform: true,
     exceptionFactory: (errors) => invalid(describe(errors).join('; ')),
   });

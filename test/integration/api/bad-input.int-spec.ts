@@ -175,6 +175,24 @@ describe('bad input on every route', () => {
     expect(found).toEqual([]);
   });
 
+  it('should say what is wrong with a body in words a person can act on', async () => {
+    const client = f.owner.client;
+    const answer = async (raw: string) => {
+      const res = await client.request('POST', '/api/v1/teams', raw, {});
+      return { status: res.status, ...errorOf(res) };
+    };
+    // Valid JSON of the wrong kind is not "invalid JSON".
+    expect(await answer('42')).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: 'The request body must be a JSON object, not a number.' });
+    expect(await answer('null')).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: 'The request body must be a JSON object, not null.' });
+    expect(await answer('[{"name":"x"}]')).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: 'The request body must be a JSON object, not an array.' });
+    expect(await answer('{"name":')).toEqual({ status: 400, code: 'INVALID_JSON', message: 'The request body is not valid JSON.' });
+    // The kind of a field first; an unknown field with the ones the route takes.
+    expect(await answer('{"name":42}')).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: 'name must be a string' });
+    expect(await answer('{"name":"x","slug":"y"}')).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: 'slug is not a field here; the fields are name' });
+    const ws = await client.request('POST', `/api/v1/teams/${f.teamId}/workspaces`, JSON.stringify({ name: 'w', source: { kind: 'git', url: 'https://example.com/r.git', branchh: 'main' } }), {});
+    expect(errorOf(ws)?.message).toMatch(/^source\.branchh is not a field here; the fields are .*\bbranch\b/);
+  });
+
   it('should answer 413 PAYLOAD_TOO_LARGE when the body is over BODY_LIMIT', async () => {
     const found: string[] = [];
     for (const { key } of bodyRoutes()) {
