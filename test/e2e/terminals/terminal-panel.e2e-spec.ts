@@ -61,6 +61,16 @@ describe('terminal panel', () => {
       await page.getByTestId('status-toggle-terminals').click();
       await waitForScreen(page, 'first-42');
 
+      // Ctrl/⌘+` shows it with the keyboard at the prompt, as in VS Code: typed without a click.
+      await page.getByTestId('status-toggle-terminals').click();
+      await panelOf(page).waitFor({ state: 'hidden', timeout: TIMEOUT_MS });
+      await page.locator('h1.ide-title').click();
+      await page.keyboard.press('Control+`');
+      await waitForScreen(page, 'first-42');
+      await page.keyboard.type('echo keys-$((6*7))');
+      await page.keyboard.press('Enter');
+      await waitForScreen(page, 'keys-42');
+
       // A reload attaches to the same shell: its output is back once, and it still runs.
       await page.reload();
       await openTerminals(page, workspaceId);

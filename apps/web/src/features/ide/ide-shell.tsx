@@ -74,6 +74,7 @@ function Workspace({
   const [sideView, setSideView] = useState<string | null>(initial.sideView === null ? null : (known(initial.sideView, SIDE_VIEWS) ?? 'explorer'));
   const [bottomTab, setBottomTab] = useState<string | null>(known(initial.bottomTab, BOTTOM_TABS));
   const [lastBottom, setLastBottom] = useState<string>(bottomTab ?? BOTTOM_TABS[0]?.id ?? 'output');
+  const [shownBottom, setShownBottom] = useState<IdeContext['shownBottom']>(null);
   const [mountedBottom, setMountedBottom] = useState<ReadonlySet<string>>(() => new Set(bottomTab ? [bottomTab] : []));
   const sidePanel = useRef<PanelImperativeHandle | null>(null);
   const bottomPanel = useRef<PanelImperativeHandle | null>(null);
@@ -103,6 +104,7 @@ function Workspace({
       update({ bottomTab: id });
       if (id) {
         setLastBottom(id);
+        setShownBottom((prev) => ({ tab: id, count: (prev?.count ?? 0) + 1 }));
         setMountedBottom((m) => (m.has(id) ? m : new Set([...m, id])));
         if (bottomPanel.current?.isCollapsed()) bottomPanel.current.expand();
       } else bottomPanel.current?.collapse();
@@ -138,8 +140,9 @@ function Workspace({
         const command = COMMANDS.find((c) => c.id === id);
         if (command && ctxRef.current) command.run(ctxRef.current);
       },
+      shownBottom,
     }),
-    [workspaceId, canWrite, files, openFile],
+    [workspaceId, canWrite, files, openFile, shownBottom],
   );
   ctxRef.current = ctx;
   useLspBridge(workspaceId, canWrite, openFile);

@@ -32,6 +32,11 @@ export interface IdeContext {
   openFile(path: string, opts?: { line?: number; column?: number }): void;
   openDiff(input: { title: string; path?: string; original: string; modified: string; language?: string }): void;
   runCommand(id: string): void;
+  /**
+   * The bottom tab a person last asked to show (its tab, a status bar toggle, Ctrl/⌘+`), counted so
+   * each asking is new: that tab puts the keyboard in its content (the terminal at its prompt).
+   */
+  shownBottom: { tab: string; count: number } | null;
 }
 export interface SideView { id: string; title: string; icon: ReactNode; render(ctx: IdeContext): ReactNode }
 /** `renderTitle`: a live tab title (a count); `title` stays its plain name. */
@@ -50,7 +55,7 @@ export const SIDE_VIEWS: SideView[] = [
 
 export const BOTTOM_TABS: BottomTab[] = [
   { id: 'output', title: 'Output', render: () => <OutputView /> },
-  { id: 'terminals', title: 'Terminal', render: (ctx) => <TerminalPanel workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} /> },
+  { id: 'terminals', title: 'Terminal', render: (ctx) => <TerminalPanel workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} focusRequest={ctx.shownBottom?.tab === 'terminals' ? ctx.shownBottom.count : 0} /> },
   { id: 'problems', title: 'Problems', renderTitle: (ctx) => <ProblemsTabTitle workspaceId={ctx.workspaceId} />, render: (ctx) => <ProblemsPanel ctx={ctx} /> },
   { id: 'browser', title: 'Browser', render: (ctx) => <BrowserPanel workspaceId={ctx.workspaceId} canWrite={ctx.canWrite} /> },
 ];

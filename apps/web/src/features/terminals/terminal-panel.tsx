@@ -11,7 +11,8 @@ import styles from './terminals.module.css';
  * The IDE's terminals: one tab per PTY of the workspace, shared by the whole team (a teammate's or
  * the agent's terminal shows up here live). Viewers watch; members open, type, resize and close.
  */
-export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; canWrite: boolean }) {
+/** `focusRequest`: grows each time a person asks to see the terminal; the active one then takes the keyboard. */
+export function TerminalPanel({ workspaceId, canWrite, focusRequest = 0 }: { workspaceId: string; canWrite: boolean; focusRequest?: number }) {
   const { socket, connection, terminals, max, error, generation } = useTerminalSocket(workspaceId);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [exited, setExited] = useState<Record<string, number | null>>({});
@@ -51,9 +52,31 @@ export function TerminalPanel({ workspaceId, canWrite }: { workspaceId: string; 
     if (active && active.id !== activeId) setActiveId(active.id);
   }, [active, activeId, terminals]);
 
+  // As in VS Code, asking for the terminal puts the keyboard at its prompt. The first showing opens
+  // a terminal first, so the focus waits for the active one's view to exist (onHandle below).
+  const pendingFocus = useRef(false);
+  const activeRef = useRef<string | null>(null);
+  activeRef.current = active?.id ?? null;
+  useEffect(() => {
+    if (!focusRequest) return;
+    const h = activeRef.current ? handles.current.get(activeRef.current) : undefined;
+    pendingFocus.current = !h;
+    h?.focus();
+  }, [focusRequest]);
+  useEffect(() => {
+    const h = pendingFocus.current && active ? handles.current.get(active.id) : undefined;
+    if (!h) return;
+    pendingFocus.current = false;
+    h.focus();
+  }, [active]);
+
   const onHandle = useCallback((id: string, h: TerminalHandle | null) => {
     if (h) handles.current.set(id, h);
     else handles.current.delete(id);
+    if (h && pendingFocus.current && id === activeRef.current) {
+      pendingFocus.current = false;
+      h.focus();
+    }
   }, []);
   const onExit = useCallback((id: string, code: number | null) => setExited((prev) => ({ ...prev, [id]: code })), []);
 
