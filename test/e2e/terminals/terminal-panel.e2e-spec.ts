@@ -129,6 +129,19 @@ describe('terminal panel', () => {
       // Closing the tab ends the shell for everyone.
       await panelOf(page).getByRole('button', { name: 'Close terminal 1' }).click();
       await panelOf(other).getByText('No terminals are open in this workspace.').waitFor({ timeout: TIMEOUT_MS });
+
+      // When every shell has ended (it exited, or its sandbox stopped), showing the panel again
+      // opens a running one beside the history, instead of leaving only a read-only screen.
+      await panelOf(page).getByRole('button', { name: '+ New terminal' }).click();
+      await panelOf(page).getByRole('tab', { name: /Terminal 1/, selected: true }).waitFor({ timeout: TIMEOUT_MS });
+      await typeInto(page, 'exit 0');
+      await panelOf(page).getByRole('tab', { name: /Terminal 1 \(ended\)/ }).waitFor({ timeout: TIMEOUT_MS });
+      await page.reload();
+      await openTerminals(page, workspaceId);
+      await panelOf(page).getByRole('tab', { name: /^Terminal \d$/, selected: true }).waitFor({ timeout: TIMEOUT_MS });
+      expect(await panelOf(page).getByRole('tab', { name: /\(ended\)$/ }).count()).toBe(1);
+      await typeInto(page, 'echo fresh-$((8+1))');
+      await waitForScreen(page, 'fresh-9');
       expect(pageErrors).toEqual([]);
       expect(otherErrors).toEqual([]);
     },

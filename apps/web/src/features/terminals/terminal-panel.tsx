@@ -92,14 +92,18 @@ export function TerminalPanel({ workspaceId, canWrite, focusRequest = 0 }: { wor
       else setNotice(ack?.error?.message ?? 'Could not open a terminal.');
     });
   }, [socket, workspaceId]);
-  // As in VS Code, showing the panel when the workspace has no terminal opens one (members only).
-  // Once per showing: a reconnect, or a teammate closing the last shell, does not open another.
-  const autoOpen = useRef(canWrite);
+  // As in VS Code, showing the panel when the workspace has no running terminal opens one (members
+  // only); ended ones (their sandbox stopped) stay beside it as history. Once per showing: a
+  // reconnect, or a teammate closing the last shell, does not open another.
+  // The role may arrive after the panel shows (a reload with the panel open): a member's turn
+  // waits for it; a viewer's never comes.
+  const autoOpen = useRef(true);
+  const running = terminals.filter((t) => !t.ended).length;
   useEffect(() => {
-    if (connection !== 'live' || !autoOpen.current) return;
+    if (connection !== 'live' || !canWrite || !autoOpen.current) return;
     autoOpen.current = false;
-    if (terminals.length === 0) open();
-  }, [connection, terminals.length, open]);
+    if (running === 0) open();
+  }, [connection, canWrite, running, open]);
   const close = (id: string) => {
     socket?.emit('terminal.close', { workspaceId, terminalId: id }, (ack) => {
       if (!ack?.ok) setNotice(ack?.error?.message ?? 'Could not close the terminal.');
@@ -118,7 +122,7 @@ export function TerminalPanel({ workspaceId, canWrite, focusRequest = 0 }: { wor
   };
 
   // Ended terminals (saved history only) do not count: they hold no process in the sandbox.
-  const atMax = max > 0 && terminals.filter((t) => !t.ended).length >= max;
+  const atMax = max > 0 && running >= max;
   return (
     <section className={styles.panel} aria-label="Terminals">
       <div className={styles.toolbar}>
