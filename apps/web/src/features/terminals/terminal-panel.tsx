@@ -10,8 +10,9 @@ import styles from './terminals.module.css';
 /**
  * The IDE's terminals: one tab per PTY of the workspace, shared by the whole team (a teammate's or
  * the agent's terminal shows up here live). Viewers watch; members open, type, resize and close.
+ * `focusRequest` grows each time a person asks to see the terminal; the active one then takes the
+ * keyboard.
  */
-/** `focusRequest`: grows each time a person asks to see the terminal; the active one then takes the keyboard. */
 export function TerminalPanel({ workspaceId, canWrite, focusRequest = 0 }: { workspaceId: string; canWrite: boolean; focusRequest?: number }) {
   const { socket, connection, terminals, max, error, generation } = useTerminalSocket(workspaceId);
   const [activeId, setActiveId] = useState<string | null>(null);
