@@ -280,9 +280,14 @@ describe('agent console', () => {
       return y >= 0 && y < 200;
     };
     await waitFor('the DeepSeek key section scrolled into view', inView);
-    // The contents list at the top leads there too.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await waitFor('the page back at its top', async () => !(await inView()));
+    // The contents list at the top leads there too. Scrolled back up as a person does (the wheel),
+    // which also ends the page's settling on the target: a scroll by script would not, and a
+    // section loading afterwards would bring the target back.
+    await page.mouse.move(400, 400);
+    await waitFor('the page back at its top', async () => {
+      await page.mouse.wheel(0, -5000);
+      return !(await inView());
+    });
     await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'DeepSeek API key' }).click();
     await waitFor('the DeepSeek key section scrolled into view from the contents', inView);
     await deepSeekKeySection(page).getByLabel('API key', { exact: true }).fill(`sk-e2e-${uniqueSuffix()}`);
